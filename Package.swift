@@ -1,0 +1,27 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Every target of the package compiles in Swift 6 language mode with complete concurrency checking.
+let strict: [SwiftSetting] = [
+  .swiftLanguageMode(.v6),
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+  name: "Dripper",
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  products: [
+    .library(name: "Dripper", targets: ["Dripper"]),
+    .executable(name: "CounterREPL", targets: ["CounterREPL"]),
+  ],
+  targets: [
+    .target(name: "Dripper", swiftSettings: strict),
+    .testTarget(name: "DripperTests", dependencies: ["Dripper"], swiftSettings: strict),
+    .executableTarget(
+      name: "CounterREPL", dependencies: ["Dripper"], path: "Samples/CounterREPL", swiftSettings: strict),
+    .testTarget(name: "CounterREPLTests", dependencies: ["CounterREPL"], swiftSettings: strict),
+    .executableTarget(
+      name: "dripper-bench", dependencies: ["Dripper"], path: "Benchmarks", swiftSettings: strict),
+  ]
+)

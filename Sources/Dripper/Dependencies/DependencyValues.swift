@@ -1,0 +1,140 @@
+import Synchronization
+
+/// The dependencies a feature uses: clocks, ids, dates, randomness, and your own clients.
+///
+/// Read them in a dripper with ``Dependency``; replace them for a Station with
+/// ``Station/init(initialState:dripper:withDependencies:)`` or for part of a feature with
+/// ``Dripper/dependency(_:_:)``. Add your own with a ``DependencyKey`` and a computed property.
+///
+/// Values resolve through a task-local, so they stay right across `await`s, and an effect keeps the
+/// dependencies in force where it was created, even once they have changed.
+public struct DependencyValues: Sendable {
+  /// The values in force in the current task.
+  @usableFromInline @TaskLocal static var current = DependencyValues(context: .live)
+
+  var storage: Storage
+  /// The effect the current task runs for, if any: how a test clock tells its Station that an
+  /// effect waits on it.
+  @usableFromInline var effectToken: EffectToken?
+
+  /// Live dependencies: the values a program uses when nothing overrides them.
+  public init() {
+    self.init(context: .live)
+  }
+
+  /// Dependencies resolving to the values of `context`, with fresh caches.
+  init(context: DependencyContext) {
+    storage = Storage(context: context, reporter: nil)
+  }
+
+  /// Whether values resolve to their live or their test values.
+  ///
+  /// Setting it starts afresh: values set before and values already resolved are forgotten.
+  public var context: DependencyContext {
+    get { storage.context }
+    set {
+      guard newValue != storage.context else { return }
+      storage = Storage(context: newValue, reporter: storage.reporter)
+    }
+  }
+
+  /// The value for `key`.
+  public subscript<Key: DependencyKey>(key: Key.Type) -> Key.Value {
+    get { storage.value(for: key) }
+    set { storage = storage.setting(newValue, for: key) }
+  }
+
+  /// Where diagnostics raised while these dependencies are in force go.
+  var reporter: (@Sendable (Diagnostic) -> Void)? {
+    get { storage.reporter }
+    set { storage = storage.setting(reporter: newValue) }
+  }
+
+  /// Whether two sets of dependencies hold the same values (they were not changed since one was
+  /// copied from the other).
+  @usableFromInline
+  func isSame(as other: DependencyValues) -> Bool { storage === other.storage }
+
+  /// Runs `body` with `values` in force.
+  @usableFromInline
+  static func bind(_ values: DependencyValues, _ body: () -> Void) {
+    $current.withValue(values, operation: body)
+  }
+
+  /// These dependencies, for a task running the effect of `token`.
+  func running(_ token: EffectToken) -> DependencyValues {
+    var copy = self
+    copy.effectToken = token
+    return copy
+  }
+
+  /// Reports a diagnostic where the current task's dependencies send them.
+  static func reportCurrent(_ diagnostic: Diagnostic) {
+    if let reporter = current.reporter {
+      reporter(diagnostic)
+    } else {
+      StandardError.print(diagnostic.description)
+    }
+  }
+}
+
+extension DependencyValues {
+  /// The values themselves: immutable, replaced when one is set, so that copies are cheap and
+  /// identity tells whether two sets are the same.
+  final class Storage: Sendable {
+    let context: DependencyContext
+    let reporter: (@Sendable (Diagnostic) -> Void)?
+    let overrides: [ObjectIdentifier: any Sendable]
+    /// Default values resolved so far, shared by every storage derived from this one, so that a
+    /// stateful default (an incrementing id) is created once per context.
+    let defaults: Defaults
+
+    init(context: DependencyContext, reporter: (@Sendable (Diagnostic) -> Void)?) {
+      self.context = context
+      self.reporter = reporter
+      self.overrides = [:]
+      self.defaults = Defaults()
+    }
+
+    private init(
+      context: DependencyContext, reporter: (@Sendable (Diagnostic) -> Void)?,
+      overrides: [ObjectIdentifier: any Sendable], defaults: Defaults
+    ) {
+      self.context = context
+      self.reporter = reporter
+      self.overrides = overrides
+      self.defaults = defaults
+    }
+
+    func value<Key: DependencyKey>(for key: Key.Type) -> Key.Value {
+      if let value = overrides[ObjectIdentifier(key)] as? Key.Value { return value }
+      return defaults.value(for: key, context: context)
+    }
+
+    func setting<Key: DependencyKey>(_ value: Key.Value, for key: Key.Type) -> Storage {
+      var overrides = self.overrides
+      overrides[ObjectIdentifier(key)] = value
+      return Storage(context: context, reporter: reporter, overrides: overrides, defaults: defaults)
+    }
+
+    func setting(reporter: (@Sendable (Diagnostic) -> Void)?) -> Storage {
+      Storage(context: context, reporter: reporter, overrides: overrides, defaults: defaults)
+    }
+  }
+
+  /// A cache of default values, resolved on first use.
+  final class Defaults: Sendable {
+    private let values = Mutex<[ObjectIdentifier: any Sendable]>([:])
+
+    func value<Key: DependencyKey>(for key: Key.Type, context: DependencyContext) -> Key.Value {
+      if let value = values.withLock({ $0[ObjectIdentifier(key)] }) as? Key.Value { return value }
+      // Resolve outside the lock: a default may read other dependencies or report a diagnostic.
+      let value = context == .live ? Key.liveValue : Key.testValue
+      return values.withLock { values in
+        if let raced = values[ObjectIdentifier(key)] as? Key.Value { return raced }
+        values[ObjectIdentifier(key)] = value
+        return value
+      }
+    }
+  }
+}

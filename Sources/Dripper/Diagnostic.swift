@@ -1,0 +1,37 @@
+/// A problem a Station reports instead of crashing or failing silently.
+///
+/// Diagnostics go to the Station's observers (see ``DripperObserver``) and, when it has none that
+/// handle them, to standard error. A test harness turns them into test failures.
+public struct Diagnostic: Sendable, CustomStringConvertible {
+  /// What went wrong.
+  public enum Kind: Sendable, Hashable {
+    /// An effect threw an error and had no `catch` handler.
+    case uncaughtError
+    /// An action was poured after its Station was released, and was dropped.
+    case droppedPour
+    /// An action arrived for child state that is absent (an `ifLet` child that is `nil`, a
+    /// `forEach` element that was removed), and was ignored.
+    case missingChild
+    /// A dependency without a test value was used in a test.
+    case unimplementedDependency
+    /// Anything else a dripper or a library reports.
+    case other
+  }
+
+  /// What went wrong.
+  public let kind: Kind
+  /// A one-line explanation for people.
+  public let message: String
+  /// The error, for ``Kind/uncaughtError``.
+  public let error: (any Error)?
+
+  /// Creates a diagnostic.
+  public init(_ kind: Kind, _ message: String, error: (any Error)? = nil) {
+    self.kind = kind
+    self.message = message
+    self.error = error
+  }
+
+  /// `"dripper: "` followed by the message.
+  public var description: String { "dripper: \(message)" }
+}

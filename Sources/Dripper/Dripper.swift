@@ -1,0 +1,64 @@
+/// A feature's logic: how its state changes when an action arrives, and which effects then run.
+///
+/// Conform a type to `Dripper` and describe its logic in ``body`` by composing other drippers, or,
+/// for a leaf, implement ``reduce(into:action:)`` directly.
+///
+/// ```swift
+/// struct Counter: Dripper {
+///   struct State: Equatable, Sendable { var count = 0 }
+///   enum Action: Equatable, Sendable { case increase, decrease }
+///
+///   var body: some DripperOf<Self> {
+///     Drip { state, action in
+///       switch action {
+///       case .increase: state.count += 1
+///       case .decrease: state.count -= 1
+///       }
+///       return .none
+///     }
+///   }
+/// }
+/// ```
+///
+/// A dripper runs inside a ``StateHandler``, one action at a time and without suspending, so a
+/// reduction never interleaves with another. Work that waits (a request, a timer) belongs in an
+/// ``Effect`` returned from the reduction.
+public protocol Dripper<State, Action>: Sendable {
+  /// The feature's state: a value type, owned by the ``StateHandler`` that runs the dripper.
+  associatedtype State: Sendable
+  /// What can happen to the feature.
+  associatedtype Action: Sendable
+  /// The type of ``body``; `Never` for drippers that implement ``reduce(into:action:)``.
+  associatedtype Body
+
+  /// The feature's logic, composed from other drippers that run in order.
+  @DripperBuilder<State, Action>
+  var body: Body { get }
+
+  /// Evolves `state` for `action` and returns the effects to run.
+  ///
+  /// Drippers with a ``body`` get this from it; leaf drippers implement it.
+  func reduce(into state: inout State, action: Action) -> Effect<Action>
+}
+
+extension Dripper where Body == Never {
+  /// A leaf dripper has no body: it implements ``reduce(into:action:)``.
+  public var body: Body {
+    fatalError("'\(Self.self)' has no body: it implements 'reduce(into:action:)'. Do not read it.")
+  }
+}
+
+extension Dripper where Body: Dripper, Body.State == State, Body.Action == Action {
+  /// Reduces with ``body``.
+  @inlinable
+  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    body.reduce(into: &state, action: action)
+  }
+}
+
+/// A dripper with the state and action of `D`: the return type of a ``Dripper/body``.
+///
+/// ```swift
+/// var body: some DripperOf<Self> { … }
+/// ```
+public typealias DripperOf<D: Dripper> = Dripper<D.State, D.Action>

@@ -1,0 +1,63 @@
+/// A dripper made of a closure that evolves the state and returns effects.
+///
+/// `Drip` is the building block of most features:
+///
+/// ```swift
+/// var body: some DripperOf<Self> {
+///   Drip { state, action in
+///     switch action {
+///     case .increase:
+///       state.count += 1
+///       return .none
+///     case .decreaseLater:
+///       return .run { pour in
+///         try await Task.sleep(for: .seconds(1))
+///         await pour(.decrease)
+///       }
+///     }
+///   }
+/// }
+/// ```
+public struct Drip<State: Sendable, Action: Sendable>: Dripper {
+  /// A `Drip` is a leaf: it has no body.
+  public typealias Body = Never
+
+  @usableFromInline
+  let reduction: @Sendable (inout State, Action) -> Effect<Action>
+
+  /// Creates a dripper from a closure.
+  ///
+  /// - Parameter reduce: Evolves the state for an action and returns the effects to run.
+  @inlinable
+  public init(_ reduce: @escaping @Sendable (_ state: inout State, _ action: Action) -> Effect<Action>) {
+    self.reduction = reduce
+  }
+
+  /// Wraps another dripper, erasing its type.
+  ///
+  /// `if #available` in a ``DripperBuilder`` uses this.
+  @inlinable
+  public init<D: Dripper<State, Action>>(_ dripper: D) {
+    self.reduction = { dripper.reduce(into: &$0, action: $1) }
+  }
+
+  /// Runs the closure.
+  @inlinable
+  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    reduction(&state, action)
+  }
+}
+
+/// A dripper that does nothing: an empty ``DripperBuilder`` body.
+public struct EmptyDripper<State: Sendable, Action: Sendable>: Dripper {
+  /// An `EmptyDripper` is a leaf: it has no body.
+  public typealias Body = Never
+
+  /// Creates a dripper that leaves the state alone and returns no effects.
+  @inlinable
+  public init() {}
+
+  /// Returns ``Effect/none`` and leaves `state` alone.
+  @inlinable
+  public func reduce(into state: inout State, action: Action) -> Effect<Action> { .none }
+}

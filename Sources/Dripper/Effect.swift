@@ -1,0 +1,230 @@
+/// Work a ``Dripper`` asks for after a reduction: actions to reduce next, and asynchronous work that
+/// pours actions back into the Station.
+///
+/// A reduction returns ``none`` when there is nothing to do, ``send(_:)`` to reduce another action
+/// right away, or ``run(priority:operation:catch:fileID:line:)`` for asynchronous work. Effects
+/// compose with ``merge(_:)-(Effect...)`` (run together) and ``concatenate(_:)-(Effect...)`` (run one
+/// after another), and can be made cancellable by id with ``cancellable(id:cancelInFlight:)``.
+///
+/// ```swift
+/// case .refresh:
+///   state.isLoading = true
+///   return .run { pour in
+///     let items = try await api.fetchItems()
+///     await pour(.loaded(items))
+///   } catch: { error, pour in
+///     await pour(.failed(String(describing: error)))
+///   }
+/// ```
+///
+/// Effects run as tasks tracked by the Station: cancelling the ``PourTask`` that started them, their
+/// id, their child feature, or releasing the Station cancels them.
+public struct Effect<Action: Sendable>: Sendable {
+  @usableFromInline let operation: Operation
+
+  @inlinable
+  init(_ operation: Operation) { self.operation = operation }
+
+  /// Whether the effect is ``none``: the common case, checked after every reduction.
+  @inlinable
+  var isNone: Bool {
+    if case .none = operation { true } else { false }
+  }
+
+  /// The shape of an effect: a tree the ``StateHandler`` walks after each reduction.
+  @usableFromInline
+  enum Operation: Sendable {
+    case none
+    case send(Action)
+    case run(EffectRun<Action>)
+    case merge([Effect])
+    case concatenate([Effect])
+    /// Runs the effect under a cancellation id, with a concurrency policy for effects sharing it.
+    indirect case cancellable(AnySendableHashable, EffectPolicy, Effect)
+    case cancel(AnySendableHashable)
+    /// Runs the effect inside a child feature's namespace (an `ifLet` child, a `forEach` element).
+    indirect case namespaced(AnySendableHashable, Effect)
+    /// Cancels every effect of a child namespace.
+    case cancelNamespace(AnySendableHashable)
+    /// Waits on a clock, then runs the effect.
+    indirect case delayed(EffectDelay, Effect)
+    /// Runs the effect at most once per interval for an id.
+    indirect case throttled(AnySendableHashable, EffectThrottle, Effect)
+    /// Reports a diagnostic through the Station.
+    case report(Diagnostic)
+  }
+
+  // MARK: - Creating effects
+
+  /// No effect: the reduction is all there is to do.
+  @inlinable
+  public static var none: Self { Self(.none) }
+
+  /// Reduces `action` right after the action that returned this effect, before any other queued
+  /// action.
+  ///
+  /// Prefer calling shared logic directly where you can: `send` costs a second reduction.
+  public static func send(_ action: Action) -> Self { Self(.send(action)) }
+
+  /// Runs asynchronous work that can pour actions back into the Station.
+  ///
+  /// ```swift
+  /// return .run { pour in
+  ///   for await reading in sensor.readings {
+  ///     await pour(.reading(reading))
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// The work runs in its own task with the dependencies in force where the effect was created.
+  /// Cancelling it (by id, by its ``PourTask``, or by releasing the Station) cancels that task;
+  /// actions it pours after that are dropped. A `CancellationError` is not a failure.
+  ///
+  /// - Parameters:
+  ///   - priority: The priority of the effect's task.
+  ///   - operation: The work. ``Pour/callAsFunction(_:)`` returns once the action is reduced.
+  ///   - handler: Turns an error thrown by `operation` into actions. Without one, the error is
+  ///     reported as a ``Diagnostic`` and the Station carries on.
+  ///   - fileID: Where the effect was written, named when a test ends with it still running.
+  ///   - line: The line where the effect was written.
+  public static func run(
+    priority: TaskPriority? = nil,
+    operation: @escaping @Sendable (_ pour: Pour<Action>) async throws -> Void,
+    catch handler: (@Sendable (_ error: any Error, _ pour: Pour<Action>) async -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> Self {
+    Self(
+      .run(
+        EffectRun(
+          priority: priority, operation: operation, handler: handler,
+          dependencies: DependencyValues.current, origin: EffectOrigin(fileID: fileID, line: line))))
+  }
+
+  /// Runs effects at the same time.
+  public static func merge(_ effects: Self...) -> Self { merge(effects) }
+
+  /// Runs effects at the same time.
+  public static func merge(_ effects: some Sequence<Self>) -> Self {
+    effects.reduce(.none) { $0.merge(with: $1) }
+  }
+
+  /// Runs this effect and `other` at the same time.
+  public func merge(with other: Self) -> Self {
+    switch (operation, other.operation) {
+    case (.none, _): other
+    case (_, .none): self
+    case (.merge(let first), .merge(let second)): Self(.merge(first + second))
+    case (.merge(let first), _): Self(.merge(first + [other]))
+    case (_, .merge(let second)): Self(.merge([self] + second))
+    default: Self(.merge([self, other]))
+    }
+  }
+
+  /// Runs effects one after another: each starts when the previous one has finished.
+  public static func concatenate(_ effects: Self...) -> Self { concatenate(effects) }
+
+  /// Runs effects one after another: each starts when the previous one has finished.
+  public static func concatenate(_ effects: some Sequence<Self>) -> Self {
+    effects.reduce(.none) { $0.concatenate(with: $1) }
+  }
+
+  /// Runs `other` once this effect has finished.
+  public func concatenate(with other: Self) -> Self {
+    switch (operation, other.operation) {
+    case (.none, _): other
+    case (_, .none): self
+    case (.concatenate(let first), .concatenate(let second)): Self(.concatenate(first + second))
+    case (.concatenate(let first), _): Self(.concatenate(first + [other]))
+    case (_, .concatenate(let second)): Self(.concatenate([self] + second))
+    default: Self(.concatenate([self, other]))
+    }
+  }
+
+  // MARK: - Transforming effects
+
+  /// Transforms the actions the effect pours: how a parent embeds a child's effects.
+  ///
+  /// ```swift
+  /// Counter().reduce(into: &state.counter, action: action).map(AppFeature.Action.counter)
+  /// ```
+  public func map<T: Sendable>(_ transform: @escaping @Sendable (Action) -> T) -> Effect<T> {
+    switch operation {
+    case .none: .none
+    case .send(let action): .send(transform(action))
+    case .run(let run): Effect<T>(.run(run.map(transform)))
+    case .merge(let effects): Effect<T>(.merge(effects.map { $0.map(transform) }))
+    case .concatenate(let effects): Effect<T>(.concatenate(effects.map { $0.map(transform) }))
+    case .cancellable(let id, let policy, let effect):
+      Effect<T>(.cancellable(id, policy, effect.map(transform)))
+    case .cancel(let id): Effect<T>(.cancel(id))
+    case .namespaced(let component, let effect): Effect<T>(.namespaced(component, effect.map(transform)))
+    case .cancelNamespace(let component): Effect<T>(.cancelNamespace(component))
+    case .delayed(let delay, let effect): Effect<T>(.delayed(delay, effect.map(transform)))
+    case .throttled(let id, let throttle, let effect):
+      Effect<T>(.throttled(id, throttle, effect.map(transform)))
+    case .report(let diagnostic): Effect<T>(.report(diagnostic))
+    }
+  }
+
+  /// Runs this effect inside a child feature's namespace: its ids cannot collide with the parent's
+  /// or a sibling's, and cancelling the namespace cancels it.
+  func namespaced(_ component: AnySendableHashable) -> Self {
+    if case .none = operation { return self }
+    return Self(.namespaced(component, self))
+  }
+
+  /// Reports a diagnostic through the Station that runs the reduction.
+  static func report(_ diagnostic: Diagnostic) -> Self { Self(.report(diagnostic)) }
+}
+
+/// The work of a ``Effect/run(priority:operation:catch:fileID:line:)`` effect.
+@usableFromInline
+final class EffectRun<Action: Sendable>: Sendable {
+  let priority: TaskPriority?
+  let operation: @Sendable (Pour<Action>) async throws -> Void
+  let handler: (@Sendable (any Error, Pour<Action>) async -> Void)?
+  /// The dependencies in force where the effect was created.
+  let dependencies: DependencyValues
+  let origin: EffectOrigin
+
+  init(
+    priority: TaskPriority?, operation: @escaping @Sendable (Pour<Action>) async throws -> Void,
+    handler: (@Sendable (any Error, Pour<Action>) async -> Void)?, dependencies: DependencyValues,
+    origin: EffectOrigin
+  ) {
+    self.priority = priority
+    self.operation = operation
+    self.handler = handler
+    self.dependencies = dependencies
+    self.origin = origin
+  }
+
+  func map<T: Sendable>(_ transform: @escaping @Sendable (Action) -> T) -> EffectRun<T> {
+    let operation = self.operation
+    var mappedHandler: (@Sendable (any Error, Pour<T>) async -> Void)?
+    if let handler = self.handler {
+      mappedHandler = { error, pour in await handler(error, pour.embedding(transform)) }
+    }
+    return EffectRun<T>(
+      priority: priority,
+      operation: { pour in try await operation(pour.embedding(transform)) },
+      handler: mappedHandler,
+      dependencies: dependencies, origin: origin)
+  }
+}
+
+/// A wait before an effect starts: the plumbing of `debounce`.
+@usableFromInline
+struct EffectDelay: Sendable {
+  let clock: any Clock<Duration>
+  let duration: Duration
+}
+
+/// How an id's effects are throttled.
+@usableFromInline
+struct EffectThrottle: Sendable {
+  let clock: any Clock<Duration>
+  let interval: Duration
+  let latest: Bool
+}

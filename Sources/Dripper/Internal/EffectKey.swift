@@ -1,0 +1,77 @@
+/// A type-erased, `Sendable` hashable value: what `AnyHashable` would be if it were `Sendable`.
+///
+/// Cancellation ids and the namespaces that `ifLet` and `forEach` give their children are stored as
+/// these, so that the effect registry can index them without knowing their types.
+@usableFromInline
+struct AnySendableHashable: Hashable, Sendable, CustomStringConvertible {
+  let base: any Hashable & Sendable
+
+  init(_ base: some Hashable & Sendable) {
+    if let already = base as? AnySendableHashable {
+      self = already
+    } else {
+      self.base = base
+    }
+  }
+
+  @usableFromInline
+  static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.base.isEqual(to: rhs.base)
+  }
+
+  @usableFromInline
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(ObjectIdentifier(type(of: base)))
+    base.hash(into: &hasher)
+  }
+
+  @usableFromInline
+  var description: String { String(describing: base) }
+}
+
+extension Hashable {
+  fileprivate func isEqual(to other: any Hashable & Sendable) -> Bool {
+    guard let other = other as? Self else { return false }
+    return self == other
+  }
+}
+
+/// Where an effect lives in a feature tree: the chain of child namespaces (an `ifLet` child, a
+/// `forEach` element) from the root down.
+///
+/// The root namespace is empty. Ids are scoped by it, so two rows of a list that use the same
+/// cancellation id never cancel each other's effects.
+struct EffectNamespace: Hashable, Sendable, CustomStringConvertible {
+  private(set) var path: [AnySendableHashable] = []
+
+  static let root = EffectNamespace()
+
+  func appending(_ component: AnySendableHashable) -> EffectNamespace {
+    var copy = self
+    copy.path.append(component)
+    return copy
+  }
+
+  var description: String { path.map(\.description).joined(separator: "/") }
+}
+
+/// The key the effect registry indexes effects by: a user's cancellation id, or a child namespace
+/// (cancelling it cancels every effect of that child), qualified by the namespace it was used in.
+struct EffectKey: Hashable, Sendable, CustomStringConvertible {
+  enum Kind: Hashable, Sendable {
+    /// A cancellation id the user gave with `cancellable(id:)` or `cancel(id:)`.
+    case id(AnySendableHashable)
+    /// Every effect of a child feature: the namespace itself.
+    case namespace
+  }
+
+  let namespace: EffectNamespace
+  let kind: Kind
+
+  var description: String {
+    switch kind {
+    case .id(let id): namespace.path.isEmpty ? "\(id)" : "\(namespace)/\(id)"
+    case .namespace: "\(namespace)/*"
+    }
+  }
+}

@@ -1,0 +1,241 @@
+public import Synchronization
+
+/// The actor that owns a Station's state and runs its dripper.
+///
+/// Every action poured into a ``Station`` reaches its `StateHandler`, which reduces one action at a
+/// time, synchronously: a reduction never suspends, so no reduction interleaves with another and
+/// there is no reentrancy to reason about. Actions poured with ``Station/pour(_:)`` wait in a
+/// mailbox that the handler drains in batches; actions poured by effects are reduced as they
+/// arrive, after whatever the mailbox already holds.
+///
+/// You rarely touch a `StateHandler` directly: hold a ``Station``.
+public final actor StateHandler<State: Sendable, Action: Sendable> {
+  @usableFromInline var currentState: State
+  @usableFromInline let dripper: any Dripper<State, Action>
+  /// The dependencies of the Station, in force while it reduces.
+  @usableFromInline nonisolated let dependencies: DependencyValues
+  @usableFromInline nonisolated let mailbox = Mutex(Mailbox<Action>())
+  /// How many actions were poured and how many taken from the mailbox: the scheduled drain task
+  /// watches them without taking the mailbox's lock.
+  @usableFromInline nonisolated let poured = Atomic<UInt64>(0)
+  @usableFromInline nonisolated let taken = Atomic<UInt64>(0)
+  @usableFromInline nonisolated let effects = EffectRegistry()
+
+  /// The batch being reduced; its storage swaps with the mailbox's, batch after batch.
+  @usableFromInline var batch: [Action] = []
+  /// Actions sent with `Effect.send` by the reduction in progress, reduced before the next batch
+  /// item.
+  @usableFromInline var followUps: [FollowUp] = []
+
+  /// Entry points compiled for the Station's concrete types. The hot path is `@inlinable` so that
+  /// it is specialized where the Station is created; callers that only know the handler through a
+  /// protocol (a ``PourTask``, an effect's ``Pour``) call these instead of unspecialized code.
+  @usableFromInline let drainEntry: @Sendable (isolated StateHandler) -> Void
+  @usableFromInline let drainEntryAsync: @Sendable (isolated StateHandler) async -> Void
+  @usableFromInline let receiveEntry: @Sendable (isolated StateHandler, Action, EffectGroupID) -> Void
+
+  @usableFromInline
+  struct FollowUp: Sendable {
+    @usableFromInline let action: Action
+    @usableFromInline let group: EffectGroupID
+
+    @inlinable
+    init(action: Action, group: EffectGroupID) {
+      self.action = action
+      self.group = group
+    }
+  }
+
+  @inlinable
+  init(initialState: State, dripper: some Dripper<State, Action>, dependencies: DependencyValues) {
+    self.currentState = initialState
+    self.dripper = dripper
+    self.dependencies = dependencies
+    self.drainEntry = { (handler: isolated StateHandler) in handler.drainMailbox() }
+    self.drainEntryAsync = { (handler: isolated StateHandler) in await handler.runScheduledDrain() }
+    self.receiveEntry = { (handler: isolated StateHandler, action: Action, group: EffectGroupID) in
+      handler.reduceReceived(action, group: group)
+    }
+  }
+
+  /// The state, once every action poured before this read has been reduced.
+  @inlinable
+  public var state: State {
+    drainMailbox()
+    return currentState
+  }
+
+  /// Reads part of the state without copying the rest out of the actor.
+  @inlinable
+  func read<Value: Sendable>(_ keyPath: any KeyPath<State, Value> & Sendable) -> Value {
+    drainMailbox()
+    return currentState[keyPath: keyPath]
+  }
+
+  // MARK: - Pouring
+
+  /// Queues an action poured synchronously, scheduling a drain when the mailbox was idle.
+  @inlinable
+  nonisolated func enqueue(_ action: Action) -> PourTask {
+    let (sequence, scheduleDrain) = mailbox.withLock { $0.enqueue(action) }
+    poured.store(sequence, ordering: .relaxed)
+    if scheduleDrain { scheduleDrainTask() }
+    return PourTask(host: self, sequence: sequence)
+  }
+
+  /// Starts the task that drains the mailbox.
+  ///
+  /// Callers that await their pours drain the mailbox themselves. While the Station stays busy, the
+  /// task lingers, looking at the mailbox every ``lingerInterval``, rather than ending, so that the
+  /// next pours neither spawn a task nor wake a thread each. It watches two counters rather than
+  /// taking the mailbox's lock, and drains actions that nobody took since its last look, unless
+  /// they are arriving in a burst: then it lets a batch pile up first. It ends after a look at an
+  /// idle mailbox.
+  @usableFromInline
+  nonisolated func scheduleDrainTask() {
+    Task.detached {
+      var seen: (poured: UInt64, taken: UInt64)?
+      while true {
+        let now = (poured: self.poured.load(ordering: .relaxed), taken: self.taken.load(ordering: .relaxed))
+        if now.taken < now.poured {
+          let untouched = seen.map { $0.taken == now.taken } ?? true
+          let arriving = seen.map { now.poured - $0.poured } ?? 0
+          if untouched && (arriving < Self.burst || now.poured - now.taken >= Self.batchThreshold) {
+            await self.drainEntryAsync(self)
+          }
+        } else if let seen, seen == now, self.mailbox.withLock({ $0.endScheduledDrainIfEmpty() }) {
+          return
+        }
+        seen = (self.poured.load(ordering: .relaxed), self.taken.load(ordering: .relaxed))
+        try? await Task.sleep(for: Self.lingerInterval)
+      }
+    }
+  }
+
+  /// How long the drain task waits between looks at a busy mailbox.
+  @usableFromInline static var lingerInterval: Duration { .microseconds(20) }
+
+  /// How many pours between two looks make a burst, which the drain task lets pile up.
+  @usableFromInline static var burst: UInt64 { 64 }
+
+  /// How many actions of a burst pile up in the mailbox before the drain task takes them.
+  @usableFromInline static var batchThreshold: UInt64 { 1024 }
+
+  /// Reduces an action poured by an effect, after the actions already in the mailbox.
+  func receive(_ action: Action, group: EffectGroupID) {
+    guard !effects.isClosed else {
+      return report(
+        Diagnostic(.droppedPour, "dropped \(action): it was poured after its Station was released"))
+    }
+    receiveEntry(self, action, group)
+  }
+
+  @inlinable
+  func reduceReceived(_ action: Action, group: EffectGroupID) {
+    drainMailbox()
+    withStationDependencies { reduce(action, group: group) }
+  }
+
+  @inlinable
+  func runScheduledDrain() async {
+    while drainBatches() {
+      // A long burst of pours: let awaiting callers in before the next batches.
+      await Task.yield()
+    }
+  }
+
+  /// Reduces every action poured before this call: they are all in the mailbox's next batch.
+  @inlinable
+  func drainMailbox() {
+    if let first = mailbox.withLock({ $0.take(into: &batch) }) {
+      reduceBatch(startingAt: first)
+    }
+  }
+
+  /// Reduces up to a few batches from the mailbox; returns whether more may be waiting.
+  @inlinable
+  func drainBatches() -> Bool {
+    for _ in 0..<16 {
+      guard let first = mailbox.withLock({ $0.take(into: &batch) }) else { return false }
+      reduceBatch(startingAt: first)
+    }
+    return true
+  }
+
+  /// Reduces the batch taken from the mailbox, whose first action has the sequence number `first`.
+  @inlinable
+  func reduceBatch(startingAt first: UInt64) {
+    taken.store(first + UInt64(batch.count) - 1, ordering: .relaxed)
+    var sequence = first
+    withStationDependencies {
+      for action in batch {
+        reduce(action, group: sequence)
+        sequence += 1
+      }
+    }
+    batch.removeAll(keepingCapacity: true)
+  }
+
+  /// Runs `body` with the Station's dependencies in force, binding them only when the calling
+  /// task has others: binding a task-local costs more than most reductions.
+  @inlinable
+  func withStationDependencies(_ body: () -> Void) {
+    if DependencyValues.current.isSame(as: dependencies) {
+      body()
+    } else {
+      DependencyValues.bind(dependencies, body)
+    }
+  }
+
+  // MARK: - Reducing
+
+  /// Reduces an action, then the actions its effects send, in order.
+  @inlinable
+  func reduce(_ action: Action, group: EffectGroupID) {
+    reduceOne(action, group: group)
+    guard !followUps.isEmpty else { return }
+    var index = 0
+    while index < followUps.count {
+      let next = followUps[index]
+      index += 1
+      reduceOne(next.action, group: next.group)
+    }
+    followUps.removeAll(keepingCapacity: true)
+  }
+
+  @inlinable
+  func reduceOne(_ action: Action, group: EffectGroupID) {
+    let effect = dripper.reduce(into: &currentState, action: action)
+    if effect.isNone { return }
+    perform(effect, in: EffectContext(group: group))
+  }
+
+  /// Queues an action sent with `Effect.send` by the reduction in progress.
+  func sendFollowUp(_ action: Action, group: EffectGroupID) {
+    followUps.append(FollowUp(action: action, group: group))
+  }
+
+  // MARK: - Lifetime
+
+  /// The Station was released: cancel every effect and refuse new ones.
+  @usableFromInline
+  nonisolated func stationReleased() {
+    effects.close()
+  }
+
+  /// Reports a diagnostic to the Station's reporter, or to standard error.
+  nonisolated func report(_ diagnostic: Diagnostic) {
+    if let reporter = dependencies.reporter {
+      reporter(diagnostic)
+    } else {
+      StandardError.print(diagnostic.description)
+    }
+  }
+}
+
+extension StateHandler: PourTaskHost {
+  @usableFromInline
+  func reduce(through sequence: UInt64) {
+    drainEntry(self)
+  }
+}

@@ -1,0 +1,77 @@
+/// A running feature: the thing you hold, pour actions into, and read state from.
+///
+/// ```swift
+/// let station = Station(initialState: Counter.State()) { Counter() }
+/// station.pour(.increase)                        // synchronous, never blocks, in order
+/// await station.pour(.decreaseLater).finish()    // waits for the reduction and its effects
+/// let count = await station.count                // or: await station.state.count
+/// ```
+///
+/// The state lives in a ``StateHandler`` actor that reduces one action at a time. ``pour(_:)``
+/// can be called from any thread or task without `await`; actions poured by one caller are reduced
+/// in the order poured. Releasing the last reference to a Station cancels its effects; actions its
+/// effects pour after that are dropped with a ``Diagnostic``.
+@dynamicMemberLookup
+public final class Station<State: Sendable, Action: Sendable>: Sendable {
+  @usableFromInline let handler: StateHandler<State, Action>
+
+  /// Starts a feature with its initial state and its dripper.
+  ///
+  /// ```swift
+  /// let station = Station(initialState: Search.State()) {
+  ///   Search()
+  /// } withDependencies: {
+  ///   $0.clock = ImmediateClock()
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - initialState: The state the feature starts in.
+  ///   - dripper: The feature's logic.
+  ///   - prepareDependencies: Changes the dependencies of this Station. It starts from those in
+  ///     force where the Station is created.
+  @inlinable
+  public init<D: Dripper<State, Action>>(
+    initialState: State,
+    @DripperBuilder<State, Action> dripper: () -> D,
+    withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in }
+  ) {
+    var dependencies = DependencyValues.current
+    dependencies.effectToken = nil
+    prepareDependencies(&dependencies)
+    handler = StateHandler(initialState: initialState, dripper: dripper(), dependencies: dependencies)
+  }
+
+  deinit {
+    handler.stationReleased()
+  }
+
+  /// Pours an action into the Station, to be reduced after those poured before it.
+  ///
+  /// Never blocks and never suspends. Await the returned task to wait for the reduction and its
+  /// effects, or ignore it.
+  @inlinable
+  @discardableResult
+  public func pour(_ action: Action) -> PourTask {
+    handler.enqueue(action)
+  }
+
+  /// The state, once every action poured before this read has been reduced.
+  @inlinable
+  public var state: State {
+    get async { await handler.state }
+  }
+
+  /// Reads part of the state, once every action poured before this read has been reduced.
+  ///
+  /// ```swift
+  /// let count = await station.count
+  /// ```
+  @inlinable
+  public subscript<Value: Sendable>(dynamicMember keyPath: any KeyPath<State, Value> & Sendable) -> Value {
+    get async { await handler.read(keyPath) }
+  }
+}
+
+/// A Station running the dripper `D`.
+public typealias StationOf<D: Dripper> = Station<D.State, D.Action>

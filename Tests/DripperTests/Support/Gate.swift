@@ -1,0 +1,85 @@
+import Synchronization
+
+/// A one-shot signal: tasks wait on it until it is opened.
+///
+/// Tests use it to make effects wait for the test, or the test wait for an effect, without sleeping
+/// to hope something happened. Waiting ends early if the waiting task is cancelled.
+final class Gate: Sendable {
+  private struct State {
+    var isOpen = false
+    var waiters: [Int: UnsafeContinuation<Void, Never>] = [:]
+    var cancelled: Set<Int> = []
+    var nextWaiter = 0
+  }
+
+  private let state = Mutex(State())
+
+  init() {}
+
+  var isOpen: Bool { state.withLock { $0.isOpen } }
+
+  /// Opens the gate, releasing every waiter.
+  func open() {
+    let waiters = state.withLock { state in
+      state.isOpen = true
+      defer { state.waiters.removeAll() }
+      return Array(state.waiters.values)
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  /// Waits until the gate is open, or the task is cancelled.
+  func wait() async {
+    let number = state.withLock { state in
+      defer { state.nextWaiter += 1 }
+      return state.nextWaiter
+    }
+    await withTaskCancellationHandler {
+      await withUnsafeContinuation { continuation in
+        let resumeNow = state.withLock { state -> Bool in
+          if state.isOpen || state.cancelled.remove(number) != nil { return true }
+          state.waiters[number] = continuation
+          return false
+        }
+        if resumeNow { continuation.resume() }
+      }
+    } onCancel: {
+      let waiter = state.withLock { state in
+        guard let waiter = state.waiters.removeValue(forKey: number) else {
+          if !state.isOpen { state.cancelled.insert(number) }
+          return nil as UnsafeContinuation<Void, Never>?
+        }
+        return waiter
+      }
+      waiter?.resume()
+    }
+  }
+}
+
+/// Collects values from concurrent tasks.
+final class Recorder<Value: Sendable>: Sendable {
+  private let values = Mutex<[Value]>([])
+
+  init() {}
+
+  func append(_ value: Value) { values.withLock { $0.append(value) } }
+
+  var all: [Value] { values.withLock { $0 } }
+}
+
+/// Runs `operation`, returning `nil` if it takes longer than `timeout`: the only use of real time
+/// in the tests, as a bound. `operation` must end when cancelled.
+func withTimeout<T: Sendable>(
+  _ timeout: Duration = .seconds(10), _ operation: @escaping @Sendable () async -> T
+) async -> T? {
+  await withTaskGroup(of: T?.self) { group in
+    group.addTask { await operation() }
+    group.addTask {
+      try? await Task.sleep(for: timeout)
+      return nil
+    }
+    let first = await group.next()!
+    group.cancelAll()
+    return first
+  }
+}
