@@ -1,0 +1,84 @@
+extension Effect {
+  /// Delays the effect until `duration` has passed without another effect debounced under the
+  /// same id: the last of a burst runs, the others are cancelled.
+  ///
+  /// ```swift
+  /// case .queryChanged(let query):
+  ///   state.query = query
+  ///   return .run { pour in await pour(.results(try await api.search(query))) }
+  ///     .debounce(id: SearchID(), for: .milliseconds(300), clock: clock)
+  /// ```
+  ///
+  /// Cancelling the id with ``cancel(id:)`` cancels the waiting effect too.
+  public func debounce(
+    id: some Hashable & Sendable, for duration: Duration, clock: any Clock<Duration>
+  ) -> Self {
+    if isNone { return self }
+    return Self(.delayed(EffectDelay(clock: clock, duration: duration), self))
+      .cancellable(id: id, cancelInFlight: true)
+  }
+
+  /// Runs at most one effect per `interval` under the id.
+  ///
+  /// The first effect runs at once and opens a window of `interval`. Effects throttled under the
+  /// same id during the window wait for its end, when one of them runs and opens the next window:
+  /// the latest one if `latest` is `true`, the first one otherwise. The others never run.
+  ///
+  /// ```swift
+  /// case .scrolled(let offset):
+  ///   return .send(.loadMore(offset))
+  ///     .throttle(id: LoadMoreID(), for: .seconds(1), clock: clock, latest: true)
+  /// ```
+  public func throttle(
+    id: some Hashable & Sendable, for interval: Duration, clock: any Clock<Duration>, latest: Bool
+  ) -> Self {
+    if isNone { return self }
+    return Self(
+      .throttled(
+        AnySendableHashable(id), EffectThrottle(clock: clock, interval: interval, latest: latest),
+        self))
+  }
+}
+
+/// The error ``withTimeout(_:clock:operation:)`` throws when time runs out.
+public struct TimeoutError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The time the operation was given.
+  public let timeout: Duration
+
+  /// Creates the error for an operation given `timeout`.
+  public init(timeout: Duration) { self.timeout = timeout }
+
+  /// A one-line explanation.
+  public var description: String { "timed out after \(timeout)" }
+}
+
+/// Runs `operation`, throwing ``TimeoutError`` if it has not finished when `timeout` has passed on
+/// `clock`; the operation is then cancelled.
+///
+/// Use it inside a `run` effect, with the clock dependency so that tests control time:
+///
+/// ```swift
+/// return .run { pour in
+///   let profile = try await withTimeout(.seconds(5), clock: clock) {
+///     try await api.profile(id)
+///   }
+///   await pour(.profileLoaded(profile))
+/// } catch: { error, pour in
+///   await pour(.profileFailed(error is TimeoutError ? "timed out" : "\(error)"))
+/// }
+/// ```
+public func withTimeout<Value: Sendable>(
+  _ timeout: Duration,
+  clock: any Clock<Duration>,
+  operation: @escaping @Sendable () async throws -> Value
+) async throws -> Value {
+  try await withThrowingTaskGroup(of: Value.self) { group in
+    group.addTask { try await operation() }
+    group.addTask {
+      try await clock.sleep(for: timeout)
+      throw TimeoutError(timeout: timeout)
+    }
+    defer { group.cancelAll() }
+    return try await group.next()!
+  }
+}
