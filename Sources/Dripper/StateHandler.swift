@@ -217,6 +217,12 @@ public final actor StateHandler<State: Sendable, Action: Sendable> {
 
   // MARK: - Lifetime
 
+  /// The Station was created: a test clock that is its clock dependency waits for its effects.
+  @usableFromInline
+  nonisolated func stationStarted() {
+    if let clock = dependencies.clock as? TestClock { clock.watch(effects) }
+  }
+
   /// The Station was released: cancel every effect and refuse new ones.
   @usableFromInline
   nonisolated func stationReleased() {

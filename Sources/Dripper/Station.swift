@@ -40,6 +40,7 @@ public final class Station<State: Sendable, Action: Sendable>: Sendable {
     dependencies.effectToken = nil
     prepareDependencies(&dependencies)
     handler = StateHandler(initialState: initialState, dripper: dripper(), dependencies: dependencies)
+    handler.stationStarted()
   }
 
   deinit {

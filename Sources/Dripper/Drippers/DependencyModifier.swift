@@ -1,0 +1,45 @@
+extension Dripper {
+  /// Runs this dripper, and the effects it creates, with one dependency replaced.
+  ///
+  /// ```swift
+  /// var body: some DripperOf<Self> {
+  ///   Scope(state: \.preview, action: .preview) {
+  ///     Preview().dependency(\.clock, ImmediateClock())
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// A value that keeps state (an incrementing generator) is created anew each time the body is
+  /// evaluated; replace such values for the whole Station instead, with
+  /// ``Station/init(initialState:dripper:withDependencies:)``.
+  public func dependency<Value: Sendable>(
+    _ keyPath: any WritableKeyPath<DependencyValues, Value> & Sendable, _ value: Value
+  ) -> _DependencyModifier<Self> {
+    _DependencyModifier(base: self) { $0[keyPath: keyPath] = value }
+  }
+
+  /// Runs this dripper, and the effects it creates, with changed dependencies.
+  public func dependencies(
+    _ update: @escaping @Sendable (inout DependencyValues) -> Void
+  ) -> _DependencyModifier<Self> {
+    _DependencyModifier(base: self, update: update)
+  }
+}
+
+/// A dripper that runs another with changed dependencies: see ``Dripper/dependency(_:_:)``.
+public struct _DependencyModifier<Base: Dripper>: Dripper {
+  /// A leaf: it implements `reduce`.
+  public typealias Body = Never
+
+  let base: Base
+  let update: @Sendable (inout DependencyValues) -> Void
+
+  /// Reduces with the changed dependencies in force.
+  public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
+    var values = DependencyValues.current
+    update(&values)
+    return DependencyValues.$current.withValue(values) {
+      base.reduce(into: &state, action: action)
+    }
+  }
+}
