@@ -46,11 +46,18 @@ public final actor StateHandler<State: Sendable, Action: Sendable> {
     }
   }
 
+  /// Called once, when the Station is released.
+  @usableFromInline let onEnd: (@Sendable () -> Void)?
+
   @inlinable
-  init(initialState: State, dripper: some Dripper<State, Action>, dependencies: DependencyValues) {
+  init(
+    initialState: State, dripper: some Dripper<State, Action>, dependencies: DependencyValues,
+    onEnd: (@Sendable () -> Void)? = nil
+  ) {
     self.currentState = initialState
     self.dripper = dripper
     self.dependencies = dependencies
+    self.onEnd = onEnd
     self.drainEntry = { (handler: isolated StateHandler) in handler.drainMailbox() }
     self.drainEntryAsync = { (handler: isolated StateHandler) in await handler.runScheduledDrain() }
     self.receiveEntry = { (handler: isolated StateHandler, action: Action, group: EffectGroupID) in
@@ -227,6 +234,7 @@ public final actor StateHandler<State: Sendable, Action: Sendable> {
   @usableFromInline
   nonisolated func stationReleased() {
     effects.close()
+    onEnd?()
   }
 
   /// Reports a diagnostic to the Station's reporter, or to standard error.

@@ -27,19 +27,34 @@ public final class Station<State: Sendable, Action: Sendable>: Sendable {
   ///
   /// - Parameters:
   ///   - initialState: The state the feature starts in.
+  ///   - observers: Told of every action, transition and effect, of diagnostics (which then do
+  ///     not go to standard error), and of the Station's end. See ``DripperObserver``.
   ///   - dripper: The feature's logic.
   ///   - prepareDependencies: Changes the dependencies of this Station. It starts from those in
   ///     force where the Station is created.
   @inlinable
   public init<D: Dripper<State, Action>>(
     initialState: State,
+    observers: [DripperObserver<State, Action>] = [],
     @DripperBuilder<State, Action> dripper: () -> D,
     withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in }
   ) {
     var dependencies = DependencyValues.current
     dependencies.effectToken = nil
     prepareDependencies(&dependencies)
-    handler = StateHandler(initialState: initialState, dripper: dripper(), dependencies: dependencies)
+    if observers.isEmpty {
+      handler = StateHandler(initialState: initialState, dripper: dripper(), dependencies: dependencies)
+    } else {
+      let observer = DripperObserver.combining(observers)
+      if let diagnostic = observer.diagnostic { dependencies.reporter = diagnostic }
+      handler =
+        observer.watchesDripper
+        ? StateHandler(
+          initialState: initialState, dripper: dripper().observe(observer), dependencies: dependencies,
+          onEnd: observer.end)
+        : StateHandler(
+          initialState: initialState, dripper: dripper(), dependencies: dependencies, onEnd: observer.end)
+    }
     handler.stationStarted()
   }
 

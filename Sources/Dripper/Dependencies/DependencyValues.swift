@@ -45,6 +45,7 @@ public struct DependencyValues: Sendable {
   }
 
   /// Where diagnostics raised while these dependencies are in force go.
+  @usableFromInline
   var reporter: (@Sendable (Diagnostic) -> Void)? {
     get { storage.reporter }
     set { storage = storage.setting(reporter: newValue) }

@@ -1,0 +1,139 @@
+extension Dripper {
+  /// Tells `observer` of each action, transition and effect of this dripper.
+  ///
+  /// ```swift
+  /// Scope(state: \.search, action: .search) {
+  ///   Search().observe(DripperObserver(effect: { print($0) }))
+  /// }
+  /// ```
+  ///
+  /// To watch a whole Station, including its diagnostics and its end, pass observers to
+  /// ``Station/init(initialState:observers:dripper:withDependencies:)`` instead.
+  public func observe(_ observer: DripperObserver<State, Action>) -> _ObserveModifier<Self> {
+    _ObserveModifier(base: self, observer: observer)
+  }
+}
+
+/// A dripper that tells an observer what another does: see ``Dripper/observe(_:)``.
+public struct _ObserveModifier<Base: Dripper>: Dripper {
+  /// A leaf: it implements `reduce`.
+  public typealias Body = Never
+
+  @usableFromInline let base: Base
+  @usableFromInline let observer: DripperObserver<Base.State, Base.Action>
+
+  @usableFromInline
+  init(base: Base, observer: DripperObserver<Base.State, Base.Action>) {
+    self.base = base
+    self.observer = observer
+  }
+
+  /// Reduces with the base dripper, telling the observer.
+  @inlinable
+  public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
+    observer.willReduce?(action, state)
+    let effect: Effect<Base.Action>
+    if let didReduce = observer.didReduce {
+      let old = state
+      effect = base.reduce(into: &state, action: action)
+      didReduce(Transition(action: action, old: old, new: state))
+    } else {
+      effect = base.reduce(into: &state, action: action)
+    }
+    guard let sink = observer.effect else { return effect }
+    return effect.observed(by: sink)
+  }
+}
+
+extension DripperObserver {
+  /// One observer that calls each of `observers`, with only the callbacks some of them have.
+  @usableFromInline
+  static func combining(_ observers: [DripperObserver]) -> DripperObserver {
+    if observers.count == 1 { return observers[0] }
+    var combined = DripperObserver()
+    let willReduce = observers.compactMap(\.willReduce)
+    if !willReduce.isEmpty {
+      combined.willReduce = { action, state in
+        for callback in willReduce { callback(action, state) }
+      }
+    }
+    let didReduce = observers.compactMap(\.didReduce)
+    if !didReduce.isEmpty {
+      combined.didReduce = { transition in
+        for callback in didReduce { callback(transition) }
+      }
+    }
+    let effect = observers.compactMap(\.effect)
+    if !effect.isEmpty {
+      combined.effect = { event in
+        for callback in effect { callback(event) }
+      }
+    }
+    let diagnostic = observers.compactMap(\.diagnostic)
+    if !diagnostic.isEmpty {
+      combined.diagnostic = { report in
+        for callback in diagnostic { callback(report) }
+      }
+    }
+    let end = observers.compactMap(\.end)
+    if !end.isEmpty {
+      combined.end = {
+        for callback in end { callback() }
+      }
+    }
+    return combined
+  }
+
+  /// Whether the observer watches reductions or effects, which a dripper must be wrapped for.
+  @usableFromInline
+  var watchesDripper: Bool { willReduce != nil || didReduce != nil || effect != nil }
+}
+
+extension Effect {
+  /// The effect, telling `sink` when each of its `run` parts starts, finishes, is cancelled or
+  /// fails.
+  @usableFromInline
+  func observed(by sink: @escaping @Sendable (EffectEvent) -> Void) -> Self {
+    switch operation {
+    case .none, .send, .cancel, .cancelNamespace, .report:
+      self
+    case .run(let run):
+      Self(.run(run.observed(by: sink)))
+    case .merge(let effects):
+      Self(.merge(effects.map { $0.observed(by: sink) }))
+    case .concatenate(let effects):
+      Self(.concatenate(effects.map { $0.observed(by: sink) }))
+    case .cancellable(let id, let policy, let effect):
+      Self(.cancellable(id, policy, effect.observed(by: sink)))
+    case .namespaced(let component, let effect):
+      Self(.namespaced(component, effect.observed(by: sink)))
+    case .delayed(let delay, let effect):
+      Self(.delayed(delay, effect.observed(by: sink)))
+    case .throttled(let id, let throttle, let effect):
+      Self(.throttled(id, throttle, effect.observed(by: sink)))
+    }
+  }
+}
+
+extension EffectRun {
+  func observed(by sink: @escaping @Sendable (EffectEvent) -> Void) -> EffectRun {
+    let operation = self.operation
+    let origin = self.origin.description
+    return EffectRun(
+      priority: priority,
+      operation: { pour in
+        sink(EffectEvent(.started, origin: origin))
+        do {
+          try await operation(pour)
+          sink(EffectEvent(Task.isCancelled ? .cancelled : .finished, origin: origin))
+        } catch is CancellationError {
+          sink(EffectEvent(.cancelled, origin: origin))
+          throw CancellationError()
+        } catch {
+          sink(EffectEvent(.failed(error), origin: origin))
+          throw error
+        }
+      },
+      handler: handler, dependencies: dependencies, origin: self.origin)
+  }
+}
