@@ -1,11 +1,14 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
-/// Every target of the package compiles in Swift 6 language mode with complete concurrency checking.
+/// Every target of the package compiles in Swift 6 language mode with complete concurrency checking,
+/// and with warnings as errors.
 let strict: [SwiftSetting] = [
   .swiftLanguageMode(.v6),
   .enableUpcomingFeature("ExistentialAny"),
   .enableUpcomingFeature("InternalImportsByDefault"),
+  // Our targets build without warnings; SwiftPM ignores this for packages that depend on us.
+  .treatAllWarnings(as: .error),
 ]
 
 let package = Package(

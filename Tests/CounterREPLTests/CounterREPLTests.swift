@@ -1,1 +1,165 @@
+import Dripper
+import Synchronization
 import Testing
+
+@testable import CounterREPL
+
+/// A console that writes to memory.
+final class CapturedConsole: Sendable {
+  private let output = Mutex("")
+  private let errors = Mutex("")
+
+  func console(interactive: Bool = false) -> Console {
+    Console(
+      isInteractive: interactive,
+      output: { [self] text in output.withLock { $0 += text } },
+      error: { [self] text in errors.withLock { $0 += text } })
+  }
+
+  var outputLines: [String] { output.withLock { $0 }.split(separator: "\n").map(String.init) }
+  var errorLines: [String] { errors.withLock { $0 }.split(separator: "\n").map(String.init) }
+}
+
+/// Runs a whole session over `script`'s lines.
+func session(
+  _ script: [String], dependencies: @escaping @Sendable (inout DependencyValues) -> Void = { _ in }
+)
+  async -> CapturedConsole
+{
+  let captured = CapturedConsole()
+  let (lines, continuation) = AsyncStream.makeStream(of: String.self)
+  for line in script { continuation.yield(line) }
+  continuation.finish()
+  await REPL(console: captured.console(), dependencies: dependencies).run(lines)
+  return captured
+}
+
+@Suite struct CommandTests {
+  @Test(arguments: [
+    ("+", Command.increase), ("inc", .increase), ("-", .decrease), ("dec", .decrease),
+    ("set 42", .set(42)), ("  set   -7  ", .set(-7)), ("SET 1", .set(1)), ("reset", .reset),
+    ("random", .random), ("fact", .fact), ("cancel", .cancel), ("state", .state), ("wait", .wait),
+    ("help", .help), ("?", .help), ("quit", .quit), ("exit", .quit),
+  ])
+  func commandsParse(line: String, command: Command) throws {
+    #expect(try Command.parse(line).get() == command)
+  }
+
+  @Test(arguments: [
+    ("", "empty command; type 'help' for the list"),
+    ("   ", "empty command; type 'help' for the list"),
+    ("bogus", "unknown command 'bogus'; type 'help' for the list"),
+    ("set abc", "'set' needs a whole number from -1000000000 to 1000000000, not 'abc'"),
+    ("set 1000000001", "'set' needs a whole number from -1000000000 to 1000000000, not '1000000001'"),
+    ("set", "'set' takes one number, as in 'set 42'"),
+    ("set 1 2", "'set' takes one number, as in 'set 42'"),
+    ("inc 3", "'inc' takes no arguments"),
+    (String(repeating: "x", count: 201), "line too long (201 characters; at most 200)"),
+    (String(repeating: "y", count: 40), "unknown command 'yyyyyyyyyyyyyyyyyyyy…'; type 'help' for the list"),
+  ])
+  func badLinesAreExplainedInOneLine(line: String, message: String) {
+    #expect(Command.parse(line) == .failure(CommandError(message)))
+  }
+
+  @Test func optionsParse() throws {
+    #expect(try Options.parse(["--seed", "7"]).get() == Options(seed: 7))
+    #expect(try Options.parse(["--help"]).get().showHelp)
+    #expect(Options.parse(["--seed"]) == .failure(CommandError("'--seed' needs a number")))
+    #expect(
+      Options.parse(["--seed", "x"])
+        == .failure(CommandError("'--seed' needs a whole number from 0, not 'x'")))
+    #expect(Options.parse(["--nope"]) == .failure(CommandError("unknown option '--nope'")))
+  }
+}
+
+@Suite struct CounterTests {
+  @Test func randomWaitsOnTheClockThenSetsTheCount() async {
+    let clock = TestClock()
+    let station = Station(initialState: Counter.State()) {
+      Counter()
+    } withDependencies: {
+      $0.clock = clock
+      $0.random = .seeded(1)
+    }
+    let task = station.pour(.randomTapped)
+    #expect(await station.isRandomPending)
+    await clock.advance(by: Counter.randomDelay - .milliseconds(1))
+    #expect(await station.count == 0)
+    await clock.advance(by: .milliseconds(1))
+    await task.finish()
+    let expected = RandomGenerator.seeded(1).int(in: 1...100)
+    #expect(await station.state == Counter.State(count: expected))
+  }
+
+  @Test func cancelStopsBothEffects() async {
+    let clock = TestClock()
+    let station = Station(initialState: Counter.State(count: 50_000)) {
+      Counter()
+    } withDependencies: {
+      $0.clock = clock
+    }
+    let random = station.pour(.randomTapped)
+    let fact = station.pour(.factTapped)
+    station.pour(.cancelTapped)
+    await random.finish()
+    await fact.finish()
+    await clock.advance(by: .seconds(1))
+    #expect(await station.state == Counter.State(count: 50_000))
+  }
+
+  @Test func countsStopAtTheLimit() async {
+    let station = Station(initialState: Counter.State(count: Counter.limit)) { Counter() }
+    station.pour(.increase)
+    #expect(await station.count == Counter.limit)
+    station.pour(.set(-Counter.limit))
+    station.pour(.decrease)
+    #expect(await station.count == -Counter.limit)
+  }
+
+  @Test(arguments: [
+    (0, "0! = 1"), (5, "5! = 120"), (25, "25! = 15511210043330985984000000"),
+    (39, "39! has 47 digits and starts 203978…"),
+    (-3, "-3! is not defined: factorials are for whole numbers from 0"),
+  ])
+  func factsAreRight(n: Int, fact: String) async throws {
+    #expect(try await Fact.about(n) == fact)
+  }
+}
+
+@Suite struct SessionTests {
+  @Test func aScriptedSessionWritesOneLinePerStateChange() async {
+    let clock = ImmediateClock()
+    let captured = await session(
+      ["+", "+", "set 10", "state", "bogus", "-", "", "random", "wait", "set 25", "fact", "wait", "cancel"],
+      dependencies: {
+        $0.clock = clock
+        $0.random = .seeded(7)
+      })
+    let random = RandomGenerator.seeded(7).int(in: 1...100)
+    #expect(
+      captured.outputLines == [
+        "count: 1", "count: 2", "count: 10", "count: 10", "count: 9",
+        "count: 9 | random number on its way", "count: \(random)",
+        "count: 25", "count: 25 | computing a fact about 25!", "count: 25 | 25! = 15511210043330985984000000",
+      ])
+    #expect(
+      captured.errorLines == [
+        "error: unknown command 'bogus'; type 'help' for the list",
+        "error: empty command; type 'help' for the list",
+      ])
+  }
+
+  @Test func quitAndEndOfInputCancelWhatRuns() async {
+    let clock = TestClock()
+    let captured = await session(["random", "quit", "+"], dependencies: { $0.clock = clock })
+    // `quit` ended the session: the random number never came, and `+` was never read.
+    #expect(captured.outputLines == ["count: 0 | random number on its way"])
+    #expect(clock.sleeperCount == 0)
+  }
+
+  @Test func helpListsEveryCommand() async {
+    let captured = await session(["help"])
+    #expect(captured.outputLines.first == "Commands:")
+    #expect(captured.outputLines.count == Command.summary.count + 1)
+  }
+}

@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `swift run CounterREPL [--seed N]`: a Station driven from the terminal.
+@main
+enum CounterREPLMain {
+  static func main() async {
+    let console = Console.standard
+    switch Options.parse(CommandLine.arguments.dropFirst()) {
+    case .failure(let error):
+      console.error("error: \(error)")
+      console.error(Options.usage)
+      exit(2)
+    case .success(let options) where options.showHelp:
+      console.line(Options.usage)
+      console.line(Rendering.help)
+    case .success(let options):
+      let repl = REPL(console: console) { dependencies in
+        if let seed = options.seed { dependencies.random = .seeded(seed) }
+      }
+      await repl.run(StandardInput.lines())
+    }
+  }
+}
+
+/// The command line's options.
+struct Options: Equatable {
+  /// Makes `random` repeatable.
+  var seed: UInt64?
+  var showHelp = false
+
+  static let usage = "usage: CounterREPL [--seed N] [--help]"
+
+  static func parse(_ arguments: some Sequence<String>) -> Result<Options, CommandError> {
+    var options = Options()
+    var arguments = arguments.makeIterator()
+    while let argument = arguments.next() {
+      switch argument {
+      case "--help", "-h":
+        options.showHelp = true
+      case "--seed":
+        guard let text = arguments.next() else { return .failure(CommandError("'--seed' needs a number")) }
+        guard let seed = UInt64(text) else {
+          return .failure(CommandError("'--seed' needs a whole number from 0, not '\(text)'"))
+        }
+        options.seed = seed
+      default:
+        return .failure(CommandError("unknown option '\(argument)'"))
+      }
+    }
+    return .success(options)
+  }
+}

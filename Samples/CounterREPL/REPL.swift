@@ -1,0 +1,62 @@
+import Dripper
+
+/// A session: reads commands, pours their actions into a Station, and writes a line per state
+/// change.
+///
+/// Input and output are injected, so that tests run whole sessions in memory.
+struct REPL {
+  let console: Console
+  /// Changes the Station's dependencies: a seed for `random`, a test clock.
+  let dependencies: @Sendable (inout DependencyValues) -> Void
+
+  init(console: Console, dependencies: @escaping @Sendable (inout DependencyValues) -> Void = { _ in }) {
+    self.console = console
+    self.dependencies = dependencies
+  }
+
+  /// Runs until `quit` or the end of `lines`, then cancels what still runs.
+  func run(_ lines: some AsyncSequence<String, Never>) async {
+    let console = self.console
+    // The observer writes each new state as it is reduced: one line per change, in order, whether
+    // a command or an effect caused it.
+    let printer = DripperObserver<Counter.State, Counter.Action>(didReduce: { transition in
+      if transition.new != transition.old { console.stateLine(Rendering.line(for: transition.new)) }
+    })
+    let station = Station(initialState: Counter.State(), observers: [printer]) {
+      Counter()
+    } withDependencies: {
+      dependencies(&$0)
+    }
+    if console.isInteractive {
+      console.line("Counter REPL: type 'help' for the commands, 'quit' to leave.")
+      console.line(Rendering.line(for: await station.state))
+    }
+    var pending: [PourTask] = []
+    console.showPrompt()
+    session: for await line in lines {
+      console.leavePrompt()
+      switch Command.parse(line) {
+      case .failure(let error):
+        console.error("error: \(error)")
+      case .success(.quit):
+        break session
+      case .success(.help):
+        console.line(Rendering.help)
+      case .success(.state):
+        console.line(Rendering.line(for: await station.state))
+      case .success(.wait):
+        for task in pending { await task.finish() }
+        pending.removeAll()
+      case .success(let command):
+        let task = station.pour(command.action!)
+        if command == .random || command == .fact { pending.append(task) }
+        // The reduction, and the line it writes, happen before the next command is read.
+        _ = await station.state
+      }
+      console.showPrompt()
+    }
+    if console.isInteractive { console.line("") }
+    for task in pending { task.cancel() }
+    for task in pending { await task.finish() }
+  }
+}
