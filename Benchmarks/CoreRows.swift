@@ -1,5 +1,12 @@
 import Dripper
 
+/// Every row of the benchmark, in the order printed.
+func allRows(_ options: BenchmarkOptions) async -> [Row] {
+  var rows: [Row] = []
+  if options.includes("core") { rows += await coreRows(options) }
+  return rows
+}
+
 /// The counter of the core benchmarks: the smallest useful feature.
 struct BenchCounter: Dripper {
   struct State: Sendable { var count = 0 }
@@ -29,31 +36,31 @@ actor MinimalActor {
 
 /// A plain loop over the reducer, without any actor: the cost of the reduction itself.
 @inline(never)
-func plainReducerLoop(_ operations: Int) -> Int {
+func plainReducerLoop(_ actions: [BenchCounter.Action]) -> Int {
   let dripper = BenchCounter()
   var state = BenchCounter.State()
-  for _ in 0..<operations {
-    _ = dripper.reduce(into: &state, action: .increase)
-  }
+  for action in actions { blackHole(dripper.reduce(into: &state, action: action)) }
   return state.count
 }
 
-func coreRows(scale: Int) async -> [Row] {
-  let n = 1_000_000 / scale
+let minimalActorRow = "minimal actor, awaited per action"
+
+func coreRows(_ options: BenchmarkOptions) async -> [Row] {
+  let group = "core: `swift run -c release dripper-bench --filter core`"
+  let n = options.operations(1_000_000)
   var rows: [Row] = []
 
-  let plain = await measure(operations: n) { _ = plainReducerLoop(n) }
-  rows.append(Row(name: "plain reducer loop", nanosecondsPerOperation: plain, baseline: nil, target: nil))
+  let actions = [BenchCounter.Action](repeating: .increase, count: n)
+  let plain = await measure(options, operations: n) { blackHole(plainReducerLoop(actions)) }
+  rows.append(Row(group: group, name: "plain reducer loop", nanoseconds: plain))
 
   let actor = MinimalActor()
-  let floor = await measure(operations: n) {
+  let floor = await measure(options, operations: n) {
     for _ in 0..<n { await actor.increase() }
   }
-  rows.append(
-    Row(name: "minimal actor, awaited per action", nanosecondsPerOperation: floor, baseline: nil, target: nil)
-  )
+  rows.append(Row(group: group, name: minimalActorRow, nanoseconds: floor))
 
-  let synchronous = await measure(operations: n) {
+  let synchronous = await measure(options, operations: n) {
     let station = Station(initialState: BenchCounter.State()) { BenchCounter() }
     var last: PourTask?
     for _ in 0..<n { last = station.pour(.increase) }
@@ -61,31 +68,31 @@ func coreRows(scale: Int) async -> [Row] {
   }
   rows.append(
     Row(
-      name: "Station: \(n) synchronous pours, one finish()", nanosecondsPerOperation: synchronous,
-      baseline: "minimal actor, awaited per action", target: 2))
+      group: group, name: "Station: \(n) synchronous pours, one finish()", nanoseconds: synchronous,
+      baseline: minimalActorRow, target: 2))
 
-  let awaited = await measure(operations: n) {
+  let awaited = await measure(options, operations: n) {
     let station = Station(initialState: BenchCounter.State()) { BenchCounter() }
     for _ in 0..<n { await station.pour(.increase).finish() }
   }
   rows.append(
     Row(
-      name: "Station: await pour(x).finish() per action", nanosecondsPerOperation: awaited,
-      baseline: "minimal actor, awaited per action", target: 5))
+      group: group, name: "Station: await pour(x).finish() per action", nanoseconds: awaited,
+      baseline: minimalActorRow, target: 5))
 
   let m = n / 10
-  let roundTrip = await measure(operations: m) {
+  let roundTrip = await measure(options, operations: m) {
     let station = Station(initialState: BenchCounter.State()) { BenchCounter() }
     for _ in 0..<m { await station.pour(.ping).finish() }
   }
   rows.append(
     Row(
-      name: "effect round trip: .run { pour in await pour(.y) }", nanosecondsPerOperation: roundTrip,
-      baseline: "minimal actor, awaited per action", target: nil))
+      group: group, name: "effect round trip: .run { pour in await pour(.pong) }", nanoseconds: roundTrip,
+      baseline: minimalActorRow, note: "a task per effect"))
   return rows
 }
 
-/// Runs one path in a loop, for a profiler.
+/// Runs one path in a loop, for a profiler: `--profile-sync`, `--profile-awaited`, `--profile-minimal`.
 func profile(_ mode: String) async {
   let station = Station(initialState: BenchCounter.State()) { BenchCounter() }
   let n = 3_000_000
@@ -95,13 +102,14 @@ func profile(_ mode: String) async {
     var last: PourTask?
     for _ in 0..<n { last = station.pour(.increase) }
     await last?.finish()
+  case "awaited":
+    for _ in 0..<n { await station.pour(.increase).finish() }
   case "minimal":
     let actor = MinimalActor()
     for _ in 0..<n { await actor.increase() }
-  case "awaited":
-    for _ in 0..<n { await station.pour(.increase).finish() }
   default:
     print("unknown mode \(mode)")
+    return
   }
   print(Double(nanoseconds() - start) / Double(n), "ns per action,", mode)
 }

@@ -11,27 +11,71 @@ func nanoseconds() -> UInt64 {
   return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
 }
 
-/// One row of the report: nanoseconds per operation, the best of several runs.
-struct Row {
-  let name: String
-  let nanosecondsPerOperation: Double
-  /// The row this one is compared with, by name.
-  let baseline: String?
-  /// The ratio to the baseline that the issue sets as a target.
-  let target: Double?
+/// Keeps the optimizer from deleting work whose result is otherwise unused.
+@inline(never)
+func blackHole<T>(_ value: T) {
+  withExtendedLifetime(value) {}
 }
 
-/// Runs `body` (which performs `operations` operations) `repetitions` times and returns the best
-/// time per operation: the least disturbed by the rest of the machine.
-func measure(
-  operations: Int, repetitions: Int = 5, _ body: () async -> Void
-) async -> Double {
+/// The command line.
+struct BenchmarkOptions {
+  /// Fewer operations and repetitions: a smoke test that the benchmark still runs.
+  var quick = false
+  /// Only rows whose group or name contains this text.
+  var filter: String?
+
+  init(_ arguments: [String]) {
+    var arguments = arguments.makeIterator()
+    while let argument = arguments.next() {
+      switch argument {
+      case "--quick": quick = true
+      case "--filter": filter = arguments.next()
+      default:
+        print("usage: dripper-bench [--quick] [--filter TEXT] | --profile-(sync|awaited|minimal)")
+        exit(2)
+      }
+    }
+  }
+
+  /// The number of operations of a row that does `full` of them in a full run.
+  func operations(_ full: Int) -> Int { quick ? max(1, full / 100) : full }
+
+  var repetitions: Int { quick ? 1 : 5 }
+
+  func includes(_ group: String) -> Bool {
+    guard let filter else { return true }
+    return group.localizedStandardContains(filter)
+  }
+}
+
+extension String {
+  fileprivate func localizedStandardContains(_ other: String) -> Bool {
+    lowercased().contains(other.lowercased())
+  }
+}
+
+/// One row of the report.
+struct Row {
+  let group: String
+  let name: String
+  /// Nanoseconds per operation: the best of the repetitions.
+  let nanoseconds: Double
+  /// The name of the row this one is a ratio to.
+  var baseline: String?
+  /// The largest ratio to the baseline the design allows.
+  var target: Double?
+  /// Anything else worth printing: memory, counts.
+  var note: String?
+}
+
+/// Runs `body`, which performs `operations` operations, several times; returns the best time per
+/// operation, the one least disturbed by the rest of the machine.
+func measure(_ options: BenchmarkOptions, operations: Int, _ body: () async -> Void) async -> Double {
   var best = Double.infinity
-  for _ in 0..<repetitions {
+  for _ in 0..<options.repetitions {
     let start = nanoseconds()
     await body()
-    let elapsed = Double(nanoseconds() - start) / Double(operations)
-    best = min(best, elapsed)
+    best = min(best, Double(nanoseconds() - start) / Double(operations))
   }
   return best
 }
@@ -41,12 +85,78 @@ func peakResidentKiB() -> Int {
   var usage = rusage()
   #if canImport(Glibc)
     getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Int(usage.ru_maxrss)
   #else
     getrusage(RUSAGE_SELF, &usage)
-  #endif
-  #if canImport(Darwin)
     return Int(usage.ru_maxrss) / 1024
-  #else
-    return Int(usage.ru_maxrss)
   #endif
+}
+
+/// Current resident memory of the process, in kibibytes (Linux; 0 elsewhere).
+func residentKiB() -> Int {
+  #if canImport(Glibc)
+    guard let file = fopen("/proc/self/statm", "r") else { return 0 }
+    defer { fclose(file) }
+    var line = [CChar](repeating: 0, count: 128)
+    guard fgets(&line, Int32(line.count), file) != nil else { return 0 }
+    let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let fields = text.split(separator: " ").compactMap { Int($0) }
+    guard fields.count >= 2 else { return 0 }
+    return fields[1] * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+  #else
+    return 0
+  #endif
+}
+
+/// The printed report.
+struct Report {
+  let rows: [Row]
+  let options: BenchmarkOptions
+
+  var text: String {
+    var lines = [
+      "dripper-bench: \(options.quick ? "quick smoke run, figures not meaningful" : "best of 5 runs per row"); "
+        + "ratios are to baselines measured in this run",
+      "",
+    ]
+    let width = max(40, rows.map(\.name.count).max() ?? 0)
+    var group = ""
+    for row in rows {
+      if row.group != group {
+        group = row.group
+        lines.append("## \(group)")
+      }
+      var line = row.name.padding(width) + "  " + format(row.nanoseconds).leftPadding(10) + " ns/op"
+      if let baseline = row.baseline, let base = rows.first(where: { $0.name == baseline }) {
+        let ratio = row.nanoseconds / base.nanoseconds
+        line += "  " + (String(format2(ratio)) + "x " + baseline).padding(44)
+        if let target = row.target {
+          line += "  target <= \(format2(target))x: " + (ratio <= target ? "met" : "MISSED")
+        }
+      }
+      if let note = row.note { line += "  (\(note))" }
+      lines.append(line)
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  private func format(_ value: Double) -> String {
+    value >= 100 ? String(Int(value.rounded())) : format2(value)
+  }
+
+  private func format2(_ value: Double) -> String {
+    let hundredths = Int((value * 100).rounded())
+    let fraction = String(hundredths % 100)
+    return "\(hundredths / 100).\(fraction.count == 1 ? "0" + fraction : fraction)"
+  }
+}
+
+extension String {
+  fileprivate func padding(_ width: Int) -> String {
+    count >= width ? self : self + String(repeating: " ", count: width - count)
+  }
+
+  fileprivate func leftPadding(_ width: Int) -> String {
+    count >= width ? self : String(repeating: " ", count: width - count) + self
+  }
 }
