@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Pipes a scripted session through CounterREPL and checks its output, errors and exit status.
+set -euo pipefail
+binary=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+check() {  # check NAME EXPECTED-FILE ACTUAL-FILE
+  if ! diff -u "$2" "$3"; then
+    printf 'FAILED: %s differs from what was expected (diff above)\n' "$1" >&2
+    exit 1
+  fi
+}
+
+printf '%s\n' '+' '+' 'set 10' 'state' 'bogus' '-' '' 'set abc' 'random' 'wait' 'set 25' 'fact' \
+  'wait' 'set 100000' 'fact' 'cancel' "$(printf 'x%.0s' $(seq 1 300))" 'quit' '+' > "$work/input"
+
+status=0
+"$binary" --seed 7 < "$work/input" > "$work/output" 2> "$work/errors" || status=$?
+[ "$status" -eq 0 ] || { echo "FAILED: CounterREPL exited with $status" >&2; exit 1; }
+
+cat > "$work/expected-output" <<'OUT'
+count: 1
+count: 2
+count: 10
+count: 10
+count: 9
+count: 9 | random number on its way
+count: 39
+count: 25
+count: 25 | computing a fact about 25!
+count: 25 | 25! = 15511210043330985984000000
+count: 100000 | 25! = 15511210043330985984000000
+count: 100000 | computing a fact about 100000!
+count: 100000
+OUT
+cat > "$work/expected-errors" <<'ERR'
+error: unknown command 'bogus'; type 'help' for the list
+error: empty command; type 'help' for the list
+error: 'set' needs a whole number from -1000000000 to 1000000000, not 'abc'
+error: line too long (300 characters; at most 200)
+ERR
+check "standard output" "$work/expected-output" "$work/output"
+check "standard error" "$work/expected-errors" "$work/errors"
+
+# A bad flag prints the usage and exits with status 2.
+status=0
+"$binary" --bogus < /dev/null > "$work/output" 2> "$work/errors" || status=$?
+[ "$status" -eq 2 ] || { echo "FAILED: a bad flag exited with $status, not 2" >&2; exit 1; }
+printf '%s\n' "error: unknown option '--bogus'" "usage: CounterREPL [--seed N] [--help]" > "$work/expected-errors"
+check "bad-flag errors" "$work/expected-errors" "$work/errors"
+echo "CounterREPL session: output, errors and exit status as expected"
