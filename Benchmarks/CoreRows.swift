@@ -4,6 +4,7 @@ import Dripper
 func allRows(_ options: BenchmarkOptions) async -> [Row] {
   var rows: [Row] = []
   if options.includes("core") { rows += await coreRows(options) }
+  if options.includes("composition") { rows += await compositionRows(options) }
   return rows
 }
 
@@ -104,6 +105,19 @@ func profile(_ mode: String) async {
     await last?.finish()
   case "awaited":
     for _ in 0..<n { await station.pour(.increase).finish() }
+  case "foreach":
+    let list = Station(initialState: List.State(rows: IdentifiedArray((0..<1000).map { Leaf.State(id: $0) })))
+    {
+      List()
+    }
+    var last: PourTask?
+    for index in 0..<n { last = list.pour(.rows(.element(id: index % 1000, action: .increase))) }
+    await last?.finish()
+  case "scope":
+    let five = Level { Level { Level { Level { Level { Leaf() } } } } }
+    var state = Level<Level<Level<Level<Level<Leaf>>>>>.State(
+      inner: .init(inner: .init(inner: .init(inner: .init(inner: Leaf.State())))))
+    reduceLoop(five, &state, .inner(.inner(.inner(.inner(.inner(.increase))))), n)
   case "minimal":
     let actor = MinimalActor()
     for _ in 0..<n { await actor.increase() }

@@ -129,9 +129,9 @@ struct Report {
       var line = row.name.padding(width) + "  " + format(row.nanoseconds).leftPadding(10) + " ns/op"
       if let baseline = row.baseline, let base = rows.first(where: { $0.name == baseline }) {
         let ratio = row.nanoseconds / base.nanoseconds
-        line += "  " + (String(format2(ratio)) + "x " + baseline).padding(44)
+        line += "  " + (String(Self.format2(ratio)) + "x " + baseline).padding(44)
         if let target = row.target {
-          line += "  target <= \(format2(target))x: " + (ratio <= target ? "met" : "MISSED")
+          line += "  target <= \(Self.format2(target))x: " + (ratio <= target ? "met" : "MISSED")
         }
       }
       if let note = row.note { line += "  (\(note))" }
@@ -141,10 +141,10 @@ struct Report {
   }
 
   private func format(_ value: Double) -> String {
-    value >= 100 ? String(Int(value.rounded())) : format2(value)
+    value >= 100 ? String(Int(value.rounded())) : Self.format2(value)
   }
 
-  private func format2(_ value: Double) -> String {
+  static func format2(_ value: Double) -> String {
     let hundredths = Int((value * 100).rounded())
     let fraction = String(hundredths % 100)
     return "\(hundredths / 100).\(fraction.count == 1 ? "0" + fraction : fraction)"

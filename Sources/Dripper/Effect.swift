@@ -32,6 +32,9 @@ public struct Effect<Action: Sendable>: Sendable {
   }
 
   /// The shape of an effect: a tree the ``StateHandler`` walks after each reduction.
+  ///
+  /// Every reduction returns an effect, so the enum is kept small: payloads larger than a word or
+  /// two are boxed (`indirect`), leaving the size of `.send`'s action.
   @usableFromInline
   enum Operation: Sendable {
     case none
@@ -41,17 +44,17 @@ public struct Effect<Action: Sendable>: Sendable {
     case concatenate([Effect])
     /// Runs the effect under a cancellation id, with a concurrency policy for effects sharing it.
     indirect case cancellable(AnySendableHashable, EffectPolicy, Effect)
-    case cancel(AnySendableHashable)
+    indirect case cancel(AnySendableHashable)
     /// Runs the effect inside a child feature's namespace (an `ifLet` child, a `forEach` element).
     indirect case namespaced(AnySendableHashable, Effect)
     /// Cancels every effect of a child namespace.
-    case cancelNamespace(AnySendableHashable)
+    indirect case cancelNamespace(AnySendableHashable)
     /// Waits on a clock, then runs the effect.
     indirect case delayed(EffectDelay, Effect)
     /// Runs the effect at most once per interval for an id.
     indirect case throttled(AnySendableHashable, EffectThrottle, Effect)
     /// Reports a diagnostic through the Station.
-    case report(Diagnostic)
+    indirect case report(Diagnostic)
   }
 
   // MARK: - Creating effects
@@ -110,7 +113,15 @@ public struct Effect<Action: Sendable>: Sendable {
   }
 
   /// Runs this effect and `other` at the same time.
+  @inlinable
   public func merge(with other: Self) -> Self {
+    if other.isNone { return self }
+    if isNone { return other }
+    return merged(with: other)
+  }
+
+  @usableFromInline
+  func merged(with other: Self) -> Self {
     switch (operation, other.operation) {
     case (.none, _): other
     case (_, .none): self
@@ -169,12 +180,20 @@ public struct Effect<Action: Sendable>: Sendable {
 
   /// Runs this effect inside a child feature's namespace: its ids cannot collide with the parent's
   /// or a sibling's, and cancelling the namespace cancels it.
+  @usableFromInline
   func namespaced(_ component: AnySendableHashable) -> Self {
     if case .none = operation { return self }
     return Self(.namespaced(component, self))
   }
 
+  /// Cancels every effect of a child feature's namespace.
+  @usableFromInline
+  static func cancelNamespace(_ component: AnySendableHashable) -> Self {
+    Self(.cancelNamespace(component))
+  }
+
   /// Reports a diagnostic through the Station that runs the reduction.
+  @usableFromInline
   static func report(_ diagnostic: Diagnostic) -> Self { Self(.report(diagnostic)) }
 }
 

@@ -13,7 +13,20 @@
 /// effects pour after that are dropped with a ``Diagnostic``.
 @dynamicMemberLookup
 public final class Station<State: Sendable, Action: Sendable>: Sendable {
-  @usableFromInline let handler: StateHandler<State, Action>
+  @usableFromInline let core: Core
+
+  /// What runs a Station: its own ``StateHandler``, or, for a Station scoped to a child feature,
+  /// its parent.
+  @usableFromInline
+  enum Core: Sendable {
+    case root(StateHandler<State, Action>)
+    case scoped(ScopedCore<State, Action>)
+  }
+
+  @usableFromInline
+  init(core: Core) {
+    self.core = core
+  }
 
   /// Starts a feature with its initial state and its dripper.
   ///
@@ -42,6 +55,7 @@ public final class Station<State: Sendable, Action: Sendable>: Sendable {
     var dependencies = DependencyValues.current
     dependencies.effectToken = nil
     prepareDependencies(&dependencies)
+    let handler: StateHandler<State, Action>
     if observers.isEmpty {
       handler = StateHandler(initialState: initialState, dripper: dripper(), dependencies: dependencies)
     } else {
@@ -56,10 +70,16 @@ public final class Station<State: Sendable, Action: Sendable>: Sendable {
           initialState: initialState, dripper: dripper(), dependencies: dependencies, onEnd: observer.end)
     }
     handler.stationStarted()
+    core = .root(handler)
   }
 
   deinit {
-    handler.stationReleased()
+    if case .root(let handler) = core { handler.stationReleased() }
+  }
+
+  /// The handler of a Station that is not scoped.
+  var rootHandler: StateHandler<State, Action>? {
+    if case .root(let handler) = core { handler } else { nil }
   }
 
   /// Pours an action into the Station, to be reduced after those poured before it.
@@ -69,13 +89,21 @@ public final class Station<State: Sendable, Action: Sendable>: Sendable {
   @inlinable
   @discardableResult
   public func pour(_ action: Action) -> PourTask {
-    handler.enqueue(action)
+    switch core {
+    case .root(let handler): handler.enqueue(action)
+    case .scoped(let scoped): scoped.pour(action)
+    }
   }
 
   /// The state, once every action poured before this read has been reduced.
   @inlinable
   public var state: State {
-    get async { await handler.state }
+    get async {
+      switch core {
+      case .root(let handler): await handler.state
+      case .scoped(let scoped): await scoped.state()
+      }
+    }
   }
 
   /// Reads part of the state, once every action poured before this read has been reduced.
@@ -85,7 +113,12 @@ public final class Station<State: Sendable, Action: Sendable>: Sendable {
   /// ```
   @inlinable
   public subscript<Value: Sendable>(dynamicMember keyPath: any KeyPath<State, Value> & Sendable) -> Value {
-    get async { await handler.read(keyPath) }
+    get async {
+      switch core {
+      case .root(let handler): await handler.read(keyPath)
+      case .scoped(let scoped): await scoped.state()[keyPath: keyPath]
+      }
+    }
   }
 }
 

@@ -6,6 +6,7 @@
 struct AnySendableHashable: Hashable, Sendable, CustomStringConvertible {
   let base: any Hashable & Sendable
 
+  @usableFromInline
   init(_ base: some Hashable & Sendable) {
     if let already = base as? AnySendableHashable {
       self = already

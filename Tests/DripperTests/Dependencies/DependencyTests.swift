@@ -133,7 +133,7 @@ struct IDReader: Dripper {
     } operation: {
       Station(initialState: IDReader.State()) { IDReader() }
     }
-    #expect(await station.handler.dependencies.greeting.greet("you") == "Hi, you")
+    #expect(await station.rootHandler!.dependencies.greeting.greet("you") == "Hi, you")
   }
 
   @Test func liveAndTestContextsResolveTheirValues() async {

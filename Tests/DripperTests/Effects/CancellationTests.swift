@@ -42,7 +42,7 @@ import Testing
     await timed.run(.cancel(id: ID()))
     await timed.clock.advance(by: .seconds(5))
     #expect(await timed.log == [])
-    #expect(timed.station.handler.effects.snapshot.isEmpty)
+    #expect(timed.station.rootHandler!.effects.snapshot.isEmpty)
   }
 
   @Test func cancellingAnIDSkipsTheConcatenatedPartsThatHaveNotStarted() async {
@@ -100,7 +100,7 @@ import Testing
       if index.isMultiple(of: 7) { station.pour(.run(.cancel(id: index % 100))) }
     }
     for task in tasks { await task.finish() }
-    let snapshot = station.handler.effects.snapshot
+    let snapshot = station.rootHandler!.effects.snapshot
     #expect(snapshot.isEmpty, "\(snapshot)")
   }
 }

@@ -1,0 +1,135 @@
+import Dripper
+
+// MARK: - Features: a counter nested in Scopes, and a list of counters
+
+struct Leaf: Dripper {
+  struct State: Sendable, Identifiable {
+    var id = 0
+    var count = 0
+  }
+  enum Action: Sendable { case increase }
+
+  var body: some DripperOf<Self> {
+    Drip { state, _ in
+      state.count &+= 1
+      return .none
+    }
+  }
+}
+
+/// `Inner` wrapped in one more level of `Scope`.
+struct Level<Inner: Dripper>: Dripper where Inner.State: Sendable {
+  struct State: Sendable { var inner: Inner.State }
+  enum Action: Sendable { case inner(Inner.Action) }
+
+  let makeInner: @Sendable () -> Inner
+
+  var body: some DripperOf<Self> {
+    Scope(state: \.inner, action: CasePath(Action.inner) { if case .inner(let a) = $0 { a } else { nil } }) {
+      makeInner()
+    }
+  }
+}
+
+struct List: Dripper {
+  struct State: Sendable { var rows: IdentifiedArrayOf<Leaf.State> }
+  enum Action: Sendable { case rows(IdentifiedAction<Int, Leaf.Action>) }
+
+  var body: some DripperOf<Self> {
+    EmptyDripper()
+      .forEach(\.rows, action: CasePath(Action.rows) { if case .rows(let a) = $0 { a } else { nil } }) {
+        Leaf()
+      }
+  }
+}
+
+/// Reduces `action` `n` times with `dripper`, without a Station: the cost of the reduction.
+@inline(never)
+func reduceLoop<D: Dripper>(_ dripper: D, _ state: inout D.State, _ action: D.Action, _ n: Int) {
+  for _ in 0..<n { blackHole(dripper.reduce(into: &state, action: action)) }
+}
+
+func compositionRows(_ options: BenchmarkOptions) async -> [Row] {
+  let group = "composition: `swift run -c release dripper-bench --filter composition`"
+  let n = options.operations(2_000_000)
+  var rows: [Row] = []
+
+  // Scope: the same counter at depths 0, 1, 3 and 5.
+  let leafRow = "Scope depth 0: the child's reduction alone"
+  var leafState = Leaf.State()
+  let leaf = await measure(options, operations: n) { reduceLoop(Leaf(), &leafState, .increase, n) }
+  rows.append(Row(group: group, name: leafRow, nanoseconds: leaf))
+
+  let one = Level { Leaf() }
+  var oneState = Level<Leaf>.State(inner: Leaf.State())
+  let depth1 = await measure(options, operations: n) { reduceLoop(one, &oneState, .inner(.increase), n) }
+
+  let three = Level { Level { Level { Leaf() } } }
+  var threeState = Level<Level<Level<Leaf>>>.State(inner: .init(inner: .init(inner: Leaf.State())))
+  let depth3 = await measure(options, operations: n) {
+    reduceLoop(three, &threeState, .inner(.inner(.inner(.increase))), n)
+  }
+
+  let five = Level { Level { Level { Level { Level { Leaf() } } } } }
+  var fiveState = Level<Level<Level<Level<Level<Leaf>>>>>.State(
+    inner: .init(inner: .init(inner: .init(inner: .init(inner: Leaf.State())))))
+  let depth5 = await measure(options, operations: n) {
+    reduceLoop(five, &fiveState, .inner(.inner(.inner(.inner(.inner(.increase))))), n)
+  }
+  for (depth, time) in [(1, depth1), (3, depth3), (5, depth5)] {
+    let perLevel = (time - leaf) / Double(depth)
+    rows.append(
+      Row(
+        group: group, name: "Scope depth \(depth): one child action", nanoseconds: time,
+        note: "\(Report.format2(perLevel)) ns per level; target <= 25: \(perLevel <= 25 ? "met" : "MISSED")"))
+  }
+
+  // forEach: one element action in lists of 10, 1,000 and 100,000 rows, through a Station.
+  let smallRow = "forEach over 10 rows: one element action"
+  for size in [10, 1_000, 100_000] {
+    let station = Station(
+      initialState: List.State(rows: IdentifiedArray((0..<size).map { Leaf.State(id: $0) }))
+    ) {
+      List()
+    }
+    let m = options.operations(1_000_000)
+    let time = await measure(options, operations: m) {
+      var last: PourTask?
+      for index in 0..<m {
+        last = station.pour(.rows(.element(id: (index &* 7919) % size, action: .increase)))
+      }
+      await last?.finish()
+    }
+    let name = size == 10 ? smallRow : "forEach over \(size) rows: one element action"
+    rows.append(
+      Row(
+        group: group, name: name, nanoseconds: time, baseline: size == 10 ? nil : smallRow,
+        target: size == 100_000 ? 1.5 : nil))
+  }
+
+  // Case paths: extraction is a closure call, never reflection.
+  let actions = (0..<1_000).map { Level<Leaf>.Action.inner($0.isMultiple(of: 2) ? .increase : .increase) }
+  let casePath = CasePath(Level<Leaf>.Action.inner) { if case .inner(let a) = $0 { a } else { nil } }
+  let direct = await measure(options, operations: n) {
+    for index in 0..<n {
+      if case .inner(let action) = actions[index % 1_000] { blackHole(action) }
+    }
+  }
+  rows.append(Row(group: group, name: "case match written by hand", nanoseconds: direct))
+  let extracted = await measure(options, operations: n) {
+    for index in 0..<n { blackHole(casePath.extract(actions[index % 1_000])) }
+  }
+  rows.append(
+    Row(
+      group: group, name: "CasePath.extract", nanoseconds: extracted, baseline: "case match written by hand"))
+  let mirrored = await measure(options, operations: n / 10) {
+    for index in 0..<(n / 10) {
+      blackHole(Mirror(reflecting: actions[index % 1_000]).children.first?.value as? Leaf.Action)
+    }
+  }
+  rows.append(
+    Row(
+      group: group, name: "extraction with Mirror (not used; for contrast)", nanoseconds: mirrored,
+      baseline: "case match written by hand"))
+  return rows
+}

@@ -1,0 +1,105 @@
+extension Dripper {
+  /// Runs an element's dripper for each element of a list, for the actions that carry its id.
+  ///
+  /// ```swift
+  /// struct Todos: Dripper {
+  ///   struct State { var rows: IdentifiedArrayOf<Row.State> = [] }
+  ///   enum Action { case rows(IdentifiedAction<Row.State.ID, Row.Action>), clearDone }
+  ///
+  ///   var body: some DripperOf<Self> {
+  ///     Drip { state, action in … }
+  ///       .forEach(\.rows, action: .rows) { Row() }
+  ///   }
+  /// }
+  /// station.pour(.rows(.element(id: id, action: .toggle)))
+  /// ```
+  ///
+  /// For element actions, the element runs first, so that the parent sees its result. Removing an
+  /// element cancels its effects still running. An action for an id that is not in the list is
+  /// ignored and reported as a ``Diagnostic``. Each element's cancellation ids are its own. The
+  /// cost of an element action does not grow with the number of elements.
+  @inlinable
+  public func forEach<ID: Hashable & Sendable, ElementState, ElementAction, Element: Dripper>(
+    _ toElements: any WritableKeyPath<State, IdentifiedArray<ID, ElementState>> & Sendable,
+    action toElementAction: CasePath<Action, IdentifiedAction<ID, ElementAction>>,
+    @DripperBuilder<ElementState, ElementAction> element: () -> Element
+  ) -> _ForEachDripper<Self, ID, Element>
+  where ElementState == Element.State, ElementAction == Element.Action {
+    _ForEachDripper(
+      parent: self, toElements: toElements, toElementAction: toElementAction, element: element())
+  }
+}
+
+/// A parent dripper with a dripper per element of a list: see
+/// ``Dripper/forEach(_:action:element:)``.
+public struct _ForEachDripper<Parent: Dripper, ID: Hashable & Sendable, Element: Dripper>: Dripper {
+  /// A leaf: it implements `reduce`.
+  public typealias Body = Never
+
+  @usableFromInline let parent: Parent
+  @usableFromInline let toElements:
+    any WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>> & Sendable
+  @usableFromInline let toElementAction: CasePath<Parent.Action, IdentifiedAction<ID, Element.Action>>
+  @usableFromInline let element: Element
+
+  @inlinable
+  init(
+    parent: Parent,
+    toElements: any WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>> & Sendable,
+    toElementAction: CasePath<Parent.Action, IdentifiedAction<ID, Element.Action>>, element: Element
+  ) {
+    self.parent = parent
+    self.toElements = toElements
+    self.toElementAction = toElementAction
+    self.element = element
+  }
+
+  /// Runs the element's dripper for an element action, then the parent; cancels the effects of
+  /// elements the reduction removed.
+  @inlinable
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+    // Two in-place accesses to the list per action, never a copy of it: one to run the element and
+    // note the ids, one after the parent to see whether it removed any. Holding the ids copies
+    // nothing (an element action leaves them alone), and comparing arrays that share storage is
+    // immediate, so the cost does not grow with the list.
+    var idsBefore: [ID] = []
+    let elementEffect = reduceElement(in: &state[keyPath: toElements], for: action, idsBefore: &idsBefore)
+    let parentEffect = parent.reduce(into: &state, action: action)
+    var effect = elementEffect.merge(with: parentEffect)
+    let removed = removedIDs(in: &state[keyPath: toElements], since: idsBefore)
+    for id in removed { effect = effect.merge(with: .cancelNamespace(namespace(id))) }
+    return effect
+  }
+
+  @inlinable
+  func reduceElement(
+    in elements: inout IdentifiedArray<ID, Element.State>, for action: Parent.Action, idsBefore: inout [ID]
+  ) -> Effect<Parent.Action> {
+    defer { idsBefore = elements.ids }
+    guard case .element(let id, let elementAction) = toElementAction.extract(action) else { return .none }
+    guard let position = elements.index(id: id) else {
+      return .report(
+        Diagnostic(
+          .missingChild,
+          "ignored \(action): no element of \(toElements as AnyKeyPath) has the id \(id) (an effect may "
+            + "have outlived its element, or the action was poured after it was removed)"))
+    }
+    let effect = element.reduce(into: &elements[position], action: elementAction)
+    if effect.isNone { return .none }
+    let embed = toElementAction.embed
+    return effect.map { embed(.element(id: id, action: $0)) }.namespaced(namespace(id))
+  }
+
+  @inlinable
+  func removedIDs(in elements: inout IdentifiedArray<ID, Element.State>, since idsBefore: [ID]) -> [ID] {
+    let idsAfter = elements.ids
+    guard idsBefore != idsAfter else { return [] }
+    let remaining = Set(idsAfter)
+    return idsBefore.filter { !remaining.contains($0) }
+  }
+
+  @usableFromInline
+  func namespace(_ id: ID) -> AnySendableHashable {
+    AnySendableHashable(ChildNamespace(toElements, id: AnySendableHashable(id)))
+  }
+}

@@ -1,0 +1,93 @@
+/// Runs a child feature's dripper on part of the parent's state, for the parent's actions that
+/// carry a child action.
+///
+/// ```swift
+/// var body: some DripperOf<Self> {
+///   Scope(state: \.counter, action: .counter) {
+///     Counter()
+///   }
+///   Drip { state, action in … }   // the parent's own logic, which sees the child's result
+/// }
+/// ```
+///
+/// The child's effects are mapped back to the parent's actions. Actions that do not carry a child
+/// action pass by. With enum-shaped state, scope a child to one case with
+/// ``init(state:action:child:)-(CasePath<ParentState,ChildState>,_,_)``: the child runs only while
+/// the state is in that case.
+public struct Scope<ParentState: Sendable, ParentAction: Sendable, Child: Dripper>: Dripper {
+  /// A leaf: it implements `reduce`.
+  public typealias Body = Never
+
+  @usableFromInline
+  enum ChildState: Sendable {
+    case keyPath(any WritableKeyPath<ParentState, Child.State> & Sendable)
+    case casePath(CasePath<ParentState, Child.State>)
+  }
+
+  @usableFromInline let toChildState: ChildState
+  @usableFromInline let toChildAction: CasePath<ParentAction, Child.Action>
+  @usableFromInline let child: Child
+
+  /// Scopes a child to the part of the state at `toChildState`.
+  ///
+  /// - Parameters:
+  ///   - toChildState: Where the child's state lives in the parent's.
+  ///   - toChildAction: The parent's action case that carries the child's actions.
+  ///   - child: The child's dripper.
+  @inlinable
+  public init<ChildState, ChildAction>(
+    state toChildState: any WritableKeyPath<ParentState, ChildState> & Sendable,
+    action toChildAction: CasePath<ParentAction, ChildAction>,
+    @DripperBuilder<ChildState, ChildAction> child: () -> Child
+  ) where ChildState == Child.State, ChildAction == Child.Action {
+    self.toChildState = .keyPath(toChildState)
+    self.toChildAction = toChildAction
+    self.child = child()
+  }
+
+  /// Scopes a child to one case of an enum-shaped state; it runs only while the state is in that
+  /// case, and an action that arrives in another case is reported as a ``Diagnostic``.
+  ///
+  /// ```swift
+  /// Scope(state: .loggedIn, action: .loggedIn) { LoggedIn() }
+  /// ```
+  @inlinable
+  public init<ChildState, ChildAction>(
+    state toChildState: CasePath<ParentState, ChildState>,
+    action toChildAction: CasePath<ParentAction, ChildAction>,
+    @DripperBuilder<ChildState, ChildAction> child: () -> Child
+  ) where ChildState == Child.State, ChildAction == Child.Action {
+    self.toChildState = .casePath(toChildState)
+    self.toChildAction = toChildAction
+    self.child = child()
+  }
+
+  /// Runs the child for a child action.
+  @inlinable
+  public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {
+    guard let childAction = toChildAction.extract(action) else { return .none }
+    switch toChildState {
+    case .keyPath(let keyPath):
+      let effect = child.reduce(into: &state[keyPath: keyPath], action: childAction)
+      return effect.isNone ? .none : effect.map(toChildAction.embed)
+    case .casePath(let casePath):
+      guard var childState = casePath.extract(state) else {
+        return .report(Diagnostic.missingCase(of: ParentState.self, for: action))
+      }
+      let effect = child.reduce(into: &childState, action: childAction)
+      state = casePath.embed(childState)
+      return effect.isNone ? .none : effect.map(toChildAction.embed)
+    }
+  }
+}
+
+extension Diagnostic {
+  /// An action for a child in an enum case arrived while the state was in another case.
+  @usableFromInline
+  static func missingCase<State>(of state: State.Type, for action: Any) -> Diagnostic {
+    Diagnostic(
+      .missingChild,
+      "ignored \(action): it is for a child in a case of \(State.self) that the state is not in "
+        + "(an effect may have outlived its case)")
+  }
+}

@@ -1,0 +1,282 @@
+/// An ordered collection of elements with unique ids, with constant-time lookup by id.
+///
+/// The state of a list feature: ``Dripper/forEach(_:action:element:)`` runs an element's dripper
+/// on the element with the id its action carries, at a cost that does not grow with the list.
+///
+/// ```swift
+/// struct Todos: Dripper {
+///   struct State: Equatable, Sendable {
+///     var rows: IdentifiedArrayOf<Row.State> = []
+///   }
+///   …
+/// }
+/// state.rows.append(Row.State(id: uuid(), title: "Milk"))
+/// state.rows[id: id]?.isDone.toggle()
+/// state.rows.remove(id: id)
+/// ```
+///
+/// Ids must stay unique: inserting an element whose id is already present replaces nothing and
+/// returns `false`.
+public struct IdentifiedArray<ID: Hashable & Sendable, Element: Sendable>: Sendable {
+  /// How an element gives its id.
+  @usableFromInline let idOf: @Sendable (Element) -> ID
+  @usableFromInline var _ids: [ID]
+  @usableFromInline var _elements: [Element]
+  @usableFromInline var _positions: [ID: Int]
+
+  /// Creates an empty array whose elements give their id through `id`.
+  public init(id: any KeyPath<Element, ID> & Sendable) {
+    self.init(idOf: { $0[keyPath: id] })
+  }
+
+  /// Creates an array of `elements`, keeping the first of elements that share an id.
+  public init(_ elements: some Sequence<Element>, id: any KeyPath<Element, ID> & Sendable) {
+    self.init(elements, idOf: { $0[keyPath: id] })
+  }
+
+  @usableFromInline
+  init(idOf: @escaping @Sendable (Element) -> ID) {
+    self.idOf = idOf
+    self._ids = []
+    self._elements = []
+    self._positions = [:]
+  }
+
+  @usableFromInline
+  init(_ elements: some Sequence<Element>, idOf: @escaping @Sendable (Element) -> ID) {
+    self.init(idOf: idOf)
+    for element in elements { append(element) }
+  }
+
+  /// The ids, in order.
+  @inlinable
+  public var ids: [ID] { _ids }
+
+  /// The elements, in order.
+  @inlinable
+  public var elements: [Element] { _elements }
+
+  /// The position of the element with `id`, in constant time.
+  @inlinable
+  public func index(id: ID) -> Int? { _positions[id] }
+
+  /// Whether an element has `id`.
+  @inlinable
+  public func contains(id: ID) -> Bool { _positions[id] != nil }
+
+  /// The element with `id`, or `nil`. Setting an element replaces the one with its id, or appends
+  /// it; setting `nil` removes the element.
+  ///
+  /// ```swift
+  /// state.rows[id: id]?.title = "Oat milk"   // in place
+  /// state.rows[id: id] = nil                 // removes it
+  /// ```
+  @inlinable
+  public subscript(id id: ID) -> Element? {
+    get { _positions[id].map { _elements[$0] } }
+    _modify {
+      if let position = _positions[id] {
+        var element: Element? = _elements[position]
+        yield &element
+        if let element {
+          precondition(idOf(element) == id, "IdentifiedArray: an element's id must not change")
+          _elements[position] = element
+        } else {
+          remove(at: position)
+        }
+      } else {
+        var element: Element?
+        yield &element
+        if let element {
+          precondition(idOf(element) == id, "IdentifiedArray: an element's id must not change")
+          append(element)
+        }
+      }
+    }
+  }
+
+  // MARK: - Adding and removing
+
+  /// Appends `element` unless an element with its id is present; returns whether it was appended.
+  @inlinable
+  @discardableResult
+  public mutating func append(_ element: Element) -> Bool {
+    insert(element, at: _elements.count)
+  }
+
+  /// Appends each element whose id is not present yet.
+  public mutating func append(contentsOf elements: some Sequence<Element>) {
+    for element in elements { append(element) }
+  }
+
+  /// Inserts `element` at `position` unless an element with its id is present; returns whether it
+  /// was inserted.
+  @inlinable
+  @discardableResult
+  public mutating func insert(_ element: Element, at position: Int) -> Bool {
+    let id = idOf(element)
+    guard _positions[id] == nil else { return false }
+    _ids.insert(id, at: position)
+    _elements.insert(element, at: position)
+    if position == _elements.count - 1 {
+      _positions[id] = position
+    } else {
+      reindex(from: position)
+    }
+    return true
+  }
+
+  /// Removes and returns the element at `position`.
+  @inlinable
+  @discardableResult
+  public mutating func remove(at position: Int) -> Element {
+    let id = _ids.remove(at: position)
+    _positions[id] = nil
+    let element = _elements.remove(at: position)
+    reindex(from: position)
+    return element
+  }
+
+  /// Removes and returns the element with `id`, if there is one.
+  @discardableResult
+  public mutating func remove(id: ID) -> Element? {
+    guard let position = _positions[id] else { return nil }
+    return remove(at: position)
+  }
+
+  /// Removes the elements that satisfy `shouldBeRemoved`.
+  public mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
+    let kept = try _elements.filter { try !shouldBeRemoved($0) }
+    guard kept.count != _elements.count else { return }
+    self = IdentifiedArray(kept, idOf: idOf)
+  }
+
+  /// Removes every element.
+  public mutating func removeAll() {
+    _ids.removeAll()
+    _elements.removeAll()
+    _positions.removeAll()
+  }
+
+  /// Moves the elements at `source` to just before `destination`, as a list's drag and drop does.
+  public mutating func move(fromOffsets source: some Collection<Int>, toOffset destination: Int) {
+    let moving = Set(source)
+    guard !moving.isEmpty else { return }
+    let sorted = moving.sorted()
+    let moved = sorted.map { _elements[$0] }
+    var remaining: [Element] = []
+    var insertion = 0
+    for (position, element) in _elements.enumerated() where !moving.contains(position) {
+      if position < destination { insertion += 1 }
+      remaining.append(element)
+    }
+    remaining.insert(contentsOf: moved, at: insertion)
+    self = IdentifiedArray(remaining, idOf: idOf)
+  }
+
+  /// Sorts the elements in place.
+  public mutating func sort(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows {
+    let sorted = try _elements.sorted(by: areInIncreasingOrder)
+    self = IdentifiedArray(sorted, idOf: idOf)
+  }
+
+  @usableFromInline
+  mutating func reindex(from position: Int) {
+    for index in position..<_ids.count { _positions[_ids[index]] = index }
+  }
+}
+
+extension IdentifiedArray: RandomAccessCollection, MutableCollection {
+  /// The position of the first element.
+  @inlinable
+  public var startIndex: Int { 0 }
+
+  /// The position after the last element.
+  @inlinable
+  public var endIndex: Int { _elements.count }
+
+  /// The element at `position`. Mutating it in place must not change its id.
+  @inlinable
+  public subscript(position: Int) -> Element {
+    get { _elements[position] }
+    _modify {
+      let id = _ids[position]
+      yield &_elements[position]
+      precondition(idOf(_elements[position]) == id, "IdentifiedArray: an element's id must not change")
+    }
+  }
+}
+
+extension IdentifiedArray where Element: Identifiable, Element.ID == ID {
+  /// Creates an empty array.
+  @inlinable
+  public init() {
+    self.init(idOf: { $0.id })
+  }
+
+  /// Creates an array of `elements`, keeping the first of elements that share an id.
+  @inlinable
+  public init(_ elements: some Sequence<Element>) {
+    self.init(elements, idOf: { $0.id })
+  }
+}
+
+extension IdentifiedArray: ExpressibleByArrayLiteral where Element: Identifiable, Element.ID == ID {
+  /// Creates an array from a literal; elements that share an id keep the first.
+  @inlinable
+  public init(arrayLiteral elements: Element...) {
+    self.init(elements)
+  }
+}
+
+extension IdentifiedArray: Equatable where Element: Equatable {
+  /// Whether two arrays hold equal elements in the same order.
+  public static func == (lhs: Self, rhs: Self) -> Bool { lhs._elements == rhs._elements }
+}
+
+extension IdentifiedArray: Hashable where Element: Hashable {
+  /// Hashes the elements, in order.
+  public func hash(into hasher: inout Hasher) { hasher.combine(_elements) }
+}
+
+extension IdentifiedArray: Encodable where Element: Encodable {
+  /// Encodes the elements as an array.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(_elements)
+  }
+}
+
+extension IdentifiedArray: Decodable where Element: Decodable & Identifiable, Element.ID == ID {
+  /// Decodes an array of elements; throws if two share an id.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    let elements = try container.decode([Element].self)
+    self.init(elements)
+    guard count == elements.count else {
+      throw DecodingError.dataCorruptedError(
+        in: container, debugDescription: "two elements share an id")
+    }
+  }
+}
+
+extension IdentifiedArray: CustomStringConvertible {
+  /// The elements, as an array prints them.
+  public var description: String { _elements.description }
+}
+
+/// An ``IdentifiedArray`` of identifiable elements.
+public typealias IdentifiedArrayOf<Element: Identifiable & Sendable> = IdentifiedArray<Element.ID, Element>
+where Element.ID: Sendable
+
+/// An action for one element of a list: the element's id and its action.
+///
+/// The parent's action embeds it: `case rows(IdentifiedAction<Row.State.ID, Row.Action>)`, poured
+/// as `.rows(.element(id: id, action: .toggle))`.
+public enum IdentifiedAction<ID: Hashable & Sendable, Action: Sendable>: Sendable {
+  /// An action for the element with `id`.
+  case element(id: ID, action: Action)
+}
+
+extension IdentifiedAction: Equatable where Action: Equatable {}
+extension IdentifiedAction: Hashable where Action: Hashable {}
