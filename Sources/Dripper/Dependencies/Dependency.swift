@@ -23,16 +23,21 @@
 /// Station's while it reduces, and, in an effect, those in force where the effect was created.
 @propertyWrapper
 public struct Dependency<Value: Sendable>: Sendable {
-  private let keyPath: any KeyPath<DependencyValues, Value> & Sendable
+  @usableFromInline let read: @Sendable (DependencyValues) -> Value
 
-  /// Reads the dependency at `keyPath`.
-  public init(_ keyPath: any KeyPath<DependencyValues, Value> & Sendable) {
-    self.keyPath = keyPath
+  /// Reads the dependency at a key path, as in `@Dependency(\.clock)`.
+  ///
+  /// The key path literal becomes a function that calls the property's getter directly, so a read
+  /// costs no key-path interpretation.
+  @inlinable
+  public init(_ read: @escaping @Sendable (DependencyValues) -> Value) {
+    self.read = read
   }
 
   /// The dependency's current value.
+  @inlinable
   public var wrappedValue: Value {
-    DependencyValues.current[keyPath: keyPath]
+    read(DependencyValues.current)
   }
 }
 

@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 /// The dependencies a feature uses: clocks, ids, dates, randomness, and your own clients.
 ///
@@ -12,7 +12,7 @@ public struct DependencyValues: Sendable {
   /// The values in force in the current task.
   @usableFromInline @TaskLocal static var current = DependencyValues(context: .live)
 
-  var storage: Storage
+  @usableFromInline var storage: Storage
   /// The effect the current task runs for, if any: how a test clock tells its Station that an
   /// effect waits on it.
   @usableFromInline var effectToken: EffectToken?
@@ -39,6 +39,7 @@ public struct DependencyValues: Sendable {
   }
 
   /// The value for `key`.
+  @inlinable
   public subscript<Key: DependencyKey>(key: Key.Type) -> Key.Value {
     get { storage.value(for: key) }
     set { storage = storage.setting(newValue, for: key) }
@@ -82,13 +83,18 @@ public struct DependencyValues: Sendable {
 extension DependencyValues {
   /// The values themselves: immutable, replaced when one is set, so that copies are cheap and
   /// identity tells whether two sets are the same.
+  ///
+  /// Values are stored in boxes keyed by their key's type, so that reading one is a dictionary
+  /// lookup and an unchecked downcast (the key's type fixes the box's), specialized where the
+  /// dependency is read.
+  @usableFromInline
   final class Storage: Sendable {
-    let context: DependencyContext
+    @usableFromInline let context: DependencyContext
     let reporter: (@Sendable (Diagnostic) -> Void)?
-    let overrides: [ObjectIdentifier: any Sendable]
+    @usableFromInline let overrides: [ObjectIdentifier: AnyValueBox]
     /// Default values resolved so far, shared by every storage derived from this one, so that a
     /// stateful default (an incrementing id) is created once per context.
-    let defaults: Defaults
+    @usableFromInline let defaults: Defaults
 
     init(context: DependencyContext, reporter: (@Sendable (Diagnostic) -> Void)?) {
       self.context = context
@@ -99,7 +105,7 @@ extension DependencyValues {
 
     private init(
       context: DependencyContext, reporter: (@Sendable (Diagnostic) -> Void)?,
-      overrides: [ObjectIdentifier: any Sendable], defaults: Defaults
+      overrides: [ObjectIdentifier: AnyValueBox], defaults: Defaults
     ) {
       self.context = context
       self.reporter = reporter
@@ -107,14 +113,18 @@ extension DependencyValues {
       self.defaults = defaults
     }
 
+    @inlinable
     func value<Key: DependencyKey>(for key: Key.Type) -> Key.Value {
-      if let value = overrides[ObjectIdentifier(key)] as? Key.Value { return value }
+      if !overrides.isEmpty, let box = overrides[ObjectIdentifier(key)] {
+        return unsafeDowncast(box as AnyObject, to: ValueBox<Key.Value>.self).value
+      }
       return defaults.value(for: key, context: context)
     }
 
+    @usableFromInline
     func setting<Key: DependencyKey>(_ value: Key.Value, for key: Key.Type) -> Storage {
       var overrides = self.overrides
-      overrides[ObjectIdentifier(key)] = value
+      overrides[ObjectIdentifier(key)] = ValueBox(value)
       return Storage(context: context, reporter: reporter, overrides: overrides, defaults: defaults)
     }
 
@@ -124,18 +134,44 @@ extension DependencyValues {
   }
 
   /// A cache of default values, resolved on first use.
+  @usableFromInline
   final class Defaults: Sendable {
-    private let values = Mutex<[ObjectIdentifier: any Sendable]>([:])
+    @usableFromInline let values = Mutex<[ObjectIdentifier: AnyValueBox]>([:])
 
+    init() {}
+
+    @inlinable
     func value<Key: DependencyKey>(for key: Key.Type, context: DependencyContext) -> Key.Value {
-      if let value = values.withLock({ $0[ObjectIdentifier(key)] }) as? Key.Value { return value }
-      // Resolve outside the lock: a default may read other dependencies or report a diagnostic.
-      let value = context == .live ? Key.liveValue : Key.testValue
-      return values.withLock { values in
-        if let raced = values[ObjectIdentifier(key)] as? Key.Value { return raced }
-        values[ObjectIdentifier(key)] = value
-        return value
+      if let box = values.withLock({ $0[ObjectIdentifier(key)] }) {
+        return unsafeDowncast(box as AnyObject, to: ValueBox<Key.Value>.self).value
       }
+      return resolve(key, context: context)
+    }
+
+    /// Resolves a default outside the lock (it may read other dependencies or report a
+    /// diagnostic), keeping the first one resolved if another thread raced.
+    @usableFromInline
+    func resolve<Key: DependencyKey>(_ key: Key.Type, context: DependencyContext) -> Key.Value {
+      let value = context == .live ? Key.liveValue : Key.testValue
+      let box = values.withLock { values in
+        if let raced = values[ObjectIdentifier(key)] { return raced }
+        values[ObjectIdentifier(key)] = ValueBox(value)
+        return values[ObjectIdentifier(key)]!
+      }
+      return unsafeDowncast(box as AnyObject, to: ValueBox<Key.Value>.self).value
     }
   }
+}
+
+/// A stored dependency: a ``ValueBox`` of the key's value type, behind a one-word reference.
+@usableFromInline
+typealias AnyValueBox = any AnyObject & Sendable
+
+/// A dependency value in a box, so that storage holds values of any type as plain references.
+@usableFromInline
+final class ValueBox<Value: Sendable>: Sendable {
+  @usableFromInline let value: Value
+
+  @usableFromInline
+  init(_ value: Value) { self.value = value }
 }
