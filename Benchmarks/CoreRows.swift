@@ -5,6 +5,8 @@ func allRows(_ options: BenchmarkOptions) async -> [Row] {
   var rows: [Row] = []
   if options.includes("core") { rows += await coreRows(options) }
   if options.includes("composition") { rows += await compositionRows(options) }
+  if options.includes("dependencies") { rows += await dependencyRows(options) }
+  if options.includes("observation") { rows += await observationRows(options) }
   return rows
 }
 
@@ -118,6 +120,33 @@ func profile(_ mode: String) async {
     var state = Level<Level<Level<Level<Level<Leaf>>>>>.State(
       inner: .init(inner: .init(inner: .init(inner: .init(inner: Leaf.State())))))
     reduceLoop(five, &state, .inner(.inner(.inner(.inner(.inner(.increase))))), n)
+  case "dependency":
+    let reader = Reader(mode: .readsOne)
+    var total = 0
+    for _ in 0..<n { total &+= reader.greeting.text.utf8.count }
+    blackHole(total)
+  case "overridden":
+    let overridden = Station(initialState: Plain.State()) {
+      Plain()
+    } withDependencies: {
+      $0.greeting = Greeting(text: "hi")
+    }
+    var last: PourTask?
+    for _ in 0..<n { last = overridden.pour(.increase) }
+    await last?.finish()
+  case "observers":
+    let observed = Station(initialState: BigList.State(items: [])) { BigList() }
+    var iterators = (0..<1_000).map { _ in observed.observe(\.count).makeAsyncIterator() }
+    for index in iterators.indices { _ = await iterators[index].next() }
+    var last: PourTask?
+    for _ in 0..<(n / 1_000) { last = observed.pour(.increase) }
+    await last?.finish()
+    withExtendedLifetime(iterators) {}
+  case "biglist":
+    let big = Station(initialState: BigList.State(items: Array(repeating: 0, count: 10))) { BigList() }
+    var last: PourTask?
+    for index in 0..<n { last = big.pour(.bump(index % 10)) }
+    await last?.finish()
   case "minimal":
     let actor = MinimalActor()
     for _ in 0..<n { await actor.increase() }

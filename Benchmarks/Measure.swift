@@ -80,6 +80,23 @@ func measure(_ options: BenchmarkOptions, operations: Int, _ body: () async -> V
   return best
 }
 
+/// Runs each body, which performs `operations` operations, once per round, alternating them, and
+/// returns each one's best time per operation: rows compared with each other are measured under the
+/// same conditions, so that the noise of the machine falls on all of them alike.
+func measureInterleaved(
+  _ options: BenchmarkOptions, operations: Int, _ bodies: [() async -> Void]
+) async -> [Double] {
+  var best = Array(repeating: Double.infinity, count: bodies.count)
+  for _ in 0..<(options.quick ? 1 : 7) {
+    for (index, body) in bodies.enumerated() {
+      let start = nanoseconds()
+      await body()
+      best[index] = min(best[index], Double(nanoseconds() - start) / Double(operations))
+    }
+  }
+  return best
+}
+
 /// Peak resident memory of the process so far, in kibibytes.
 func peakResidentKiB() -> Int {
   var usage = rusage()

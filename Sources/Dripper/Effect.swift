@@ -55,6 +55,8 @@ public struct Effect<Action: Sendable>: Sendable {
     indirect case throttled(AnySendableHashable, EffectThrottle, Effect)
     /// Reports a diagnostic through the Station.
     indirect case report(Diagnostic)
+    /// Emits an event to the Station's listeners.
+    indirect case emit(any Sendable)
   }
 
   // MARK: - Creating effects
@@ -175,6 +177,7 @@ public struct Effect<Action: Sendable>: Sendable {
     case .throttled(let id, let throttle, let effect):
       Effect<T>(.throttled(id, throttle, effect.map(transform)))
     case .report(let diagnostic): Effect<T>(.report(diagnostic))
+    case .emit(let event): Effect<T>(.emit(event))
     }
   }
 

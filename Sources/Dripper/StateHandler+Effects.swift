@@ -61,6 +61,8 @@ extension StateHandler {
       }
     case .report(let diagnostic):
       report(diagnostic)
+    case .emit(let event):
+      events.emit(event)
     }
   }
 
@@ -131,6 +133,8 @@ extension StateHandler {
       }
     case .report(let diagnostic):
       report(diagnostic)
+    case .emit(let event):
+      events.emit(event)
     }
   }
 

@@ -14,12 +14,16 @@ public final actor StateHandler<State: Sendable, Action: Sendable> {
   @usableFromInline let dripper: any Dripper<State, Action>
   /// The dependencies of the Station, in force while it reduces.
   @usableFromInline nonisolated let dependencies: DependencyValues
-  @usableFromInline nonisolated let mailbox = Mutex(Mailbox<Action>())
-  /// How many actions were poured and how many taken from the mailbox: the scheduled drain task
-  /// watches them without taking the mailbox's lock.
-  @usableFromInline nonisolated let poured = Atomic<UInt64>(0)
+  /// Where pours wait; an object of its own, written by every pour (see ``PourQueue``).
+  @usableFromInline nonisolated let queue = PourQueue<Action>()
+  /// The sequence number of the last action taken from the mailbox: the scheduled drain task
+  /// compares it with ``PourQueue/poured`` without taking the mailbox's lock.
   @usableFromInline nonisolated let taken = Atomic<UInt64>(0)
   @usableFromInline nonisolated let effects = EffectRegistry()
+  /// Who watches the state, told after each reduction.
+  @usableFromInline nonisolated let publishers = StatePublishers<State>()
+  /// Who listens to the events effects emit.
+  @usableFromInline nonisolated let events = EventPublisher()
 
   /// The batch being reduced; its storage swaps with the mailbox's, batch after batch.
   @usableFromInline var batch: [Action] = []
@@ -55,7 +59,7 @@ public final actor StateHandler<State: Sendable, Action: Sendable> {
     onEnd: (@Sendable () -> Void)? = nil
   ) {
     self.currentState = initialState
-    self.dripper = dripper
+    self.dripper = Self.evaluated(dripper)
     self.dependencies = dependencies
     self.onEnd = onEnd
     self.drainEntry = { (handler: isolated StateHandler) in handler.drainMailbox() }
@@ -63,6 +67,18 @@ public final actor StateHandler<State: Sendable, Action: Sendable> {
     self.receiveEntry = { (handler: isolated StateHandler, action: Action, group: EffectGroupID) in
       handler.reduceReceived(action, group: group)
     }
+  }
+
+  /// The dripper's body, evaluated once, or the dripper itself if it is a leaf.
+  ///
+  /// A body is rebuilt on every reduction otherwise, allocating the closures of its `Drip`s that
+  /// capture the dripper's properties each time.
+  @inlinable
+  static func evaluated<D: Dripper<State, Action>>(_ dripper: D) -> any Dripper<State, Action> {
+    guard D.Body.self is any Dripper.Type, let body = dripper.body as? any Dripper<State, Action> else {
+      return dripper
+    }
+    return body
   }
 
   /// The state, once every action poured before this read has been reduced.
@@ -84,13 +100,23 @@ public final actor StateHandler<State: Sendable, Action: Sendable> {
   /// Queues an action poured synchronously, scheduling a drain when the mailbox was idle.
   @inlinable
   nonisolated func enqueue(_ action: Action) -> PourTask {
-    let (sequence, scheduleDrain) = mailbox.withLock { $0.enqueue(action) }
-    poured.store(sequence, ordering: .relaxed)
+    let (sequence, scheduleDrain) = queue.mailbox.withLock { $0.enqueue(action) }
+    queue.poured.store(sequence, ordering: .relaxed)
     if scheduleDrain { scheduleDrainTask() }
     return PourTask(host: self, sequence: sequence)
   }
 
-  /// Starts the task that drains the mailbox.
+  /// Starts the task that drains the mailbox, with the Station's dependencies bound for its whole
+  /// life so that the batches it reduces need not bind them.
+  @usableFromInline
+  nonisolated func scheduleDrainTask() {
+    let dependencies = self.dependencies
+    Task.detached {
+      await DependencyValues.$current.withValue(dependencies) { await self.lingerAndDrain() }
+    }
+  }
+
+  /// The drain task's loop.
   ///
   /// Callers that await their pours drain the mailbox themselves. While the Station stays busy, the
   /// task lingers, looking at the mailbox every ``lingerInterval``, rather than ending, so that the
@@ -98,24 +124,21 @@ public final actor StateHandler<State: Sendable, Action: Sendable> {
   /// taking the mailbox's lock, and drains actions that nobody took since its last look, unless
   /// they are arriving in a burst: then it lets a batch pile up first. It ends after a look at an
   /// idle mailbox.
-  @usableFromInline
-  nonisolated func scheduleDrainTask() {
-    Task.detached {
-      var seen: (poured: UInt64, taken: UInt64)?
-      while true {
-        let now = (poured: self.poured.load(ordering: .relaxed), taken: self.taken.load(ordering: .relaxed))
-        if now.taken < now.poured {
-          let untouched = seen.map { $0.taken == now.taken } ?? true
-          let arriving = seen.map { now.poured - $0.poured } ?? 0
-          if untouched && (arriving < Self.burst || now.poured - now.taken >= Self.batchThreshold) {
-            await self.drainEntryAsync(self)
-          }
-        } else if let seen, seen == now, self.mailbox.withLock({ $0.endScheduledDrainIfEmpty() }) {
-          return
+  nonisolated func lingerAndDrain() async {
+    var seen: (poured: UInt64, taken: UInt64)?
+    while true {
+      let now = (poured: queue.poured.load(ordering: .relaxed), taken: taken.load(ordering: .relaxed))
+      if now.taken < now.poured {
+        let untouched = seen.map { $0.taken == now.taken } ?? true
+        let arriving = seen.map { now.poured - $0.poured } ?? 0
+        if untouched && (arriving < Self.burst || now.poured - now.taken >= Self.batchThreshold) {
+          await drainEntryAsync(self)
         }
-        seen = (self.poured.load(ordering: .relaxed), self.taken.load(ordering: .relaxed))
-        try? await Task.sleep(for: Self.lingerInterval)
+      } else if let seen, seen == now, queue.mailbox.withLock({ $0.endScheduledDrainIfEmpty() }) {
+        return
       }
+      seen = (queue.poured.load(ordering: .relaxed), taken.load(ordering: .relaxed))
+      try? await Task.sleep(for: Self.lingerInterval)
     }
   }
 
@@ -143,30 +166,20 @@ public final actor StateHandler<State: Sendable, Action: Sendable> {
     withStationDependencies { reduce(action, group: group) }
   }
 
+  /// The drain task's turn on the actor: one batch, everything the mailbox holds. The task then
+  /// goes back to lingering, so that a burst still going on is taken in large batches rather than
+  /// fought over, pour by pour, for the mailbox's lock.
   @inlinable
   func runScheduledDrain() async {
-    while drainBatches() {
-      // A long burst of pours: let awaiting callers in before the next batches.
-      await Task.yield()
-    }
+    drainMailbox()
   }
 
   /// Reduces every action poured before this call: they are all in the mailbox's next batch.
   @inlinable
   func drainMailbox() {
-    if let first = mailbox.withLock({ $0.take(into: &batch) }) {
+    if let first = queue.mailbox.withLock({ $0.take(into: &batch) }) {
       reduceBatch(startingAt: first)
     }
-  }
-
-  /// Reduces up to a few batches from the mailbox; returns whether more may be waiting.
-  @inlinable
-  func drainBatches() -> Bool {
-    for _ in 0..<16 {
-      guard let first = mailbox.withLock({ $0.take(into: &batch) }) else { return false }
-      reduceBatch(startingAt: first)
-    }
-    return true
   }
 
   /// Reduces the batch taken from the mailbox, whose first action has the sequence number `first`.
@@ -213,6 +226,7 @@ public final actor StateHandler<State: Sendable, Action: Sendable> {
   @inlinable
   func reduceOne(_ action: Action, group: EffectGroupID) {
     let effect = dripper.reduce(into: &currentState, action: action)
+    if publishers.isActive { publishers.publish(currentState) }
     if effect.isNone { return }
     perform(effect, in: EffectContext(group: group))
   }
@@ -251,5 +265,55 @@ extension StateHandler: PourTaskHost {
   @usableFromInline
   func reduce(through sequence: UInt64) {
     drainEntry(self)
+  }
+}
+
+extension StateHandler: StateSource {
+  @inlinable
+  nonisolated func stream<Value: Sendable>(
+    key: SliceKey?, slice: @escaping @Sendable (State) -> Value,
+    isDuplicate: (@Sendable (Value, Value) -> Bool)?
+  ) -> StateStream<Value> {
+    StateStream { continuation in
+      await self.subscribe(continuation, key: key, slice: slice, isDuplicate: isDuplicate)
+    }
+  }
+
+  /// Adds a watcher of a slice, on the actor: its first value is the current one, and no reduction
+  /// can come between that value and the next.
+  @inlinable
+  func subscribe<Value: Sendable>(
+    _ continuation: AsyncStream<Value>.Continuation, key: SliceKey?,
+    slice: @escaping @Sendable (State) -> Value, isDuplicate: (@Sendable (Value, Value) -> Bool)?
+  ) {
+    drainMailbox()
+    let (number, group) = publishers.group(key: key, slice: slice, isDuplicate: isDuplicate)
+    let current = group.current(computingFrom: currentState)
+    group.attach(continuation, current: current) { [publishers] in
+      publishers.removeGroupIfEmpty(number, group) { group.isEmpty }
+    }
+  }
+
+  @usableFromInline
+  nonisolated func derived<Value: Sendable>(
+    slice: @escaping @Sendable (State) -> Value, isDuplicate: (@Sendable (Value, Value) -> Bool)?,
+    owner: any Sendable
+  ) -> Derived<Value> {
+    let (number, group) = publishers.group(key: nil, slice: slice, isDuplicate: isDuplicate)
+    return Derived(
+      group: group,
+      withCurrent: { body in await self.withState { body(group.current(computingFrom: $0)) } },
+      detach: { [publishers] in publishers.removeGroupIfEmpty(number, group) { true } }, owner: owner)
+  }
+
+  /// Runs `body` on the actor with the state, once every action poured before has been reduced.
+  func withState(_ body: @Sendable (State) -> Void) {
+    drainMailbox()
+    body(currentState)
+  }
+
+  @usableFromInline
+  nonisolated func settle() async {
+    await drainEntry(self)
   }
 }

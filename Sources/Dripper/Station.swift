@@ -111,6 +111,9 @@ public final class Station<State: Sendable, Action: Sendable>: Sendable {
   /// ```swift
   /// let count = await station.count
   /// ```
+  ///
+  /// A Station's own members come first: a state field named `state`, `states`, `changes` or
+  /// `events` is read as `await station.state.changes`.
   @inlinable
   public subscript<Value: Sendable>(dynamicMember keyPath: any KeyPath<State, Value> & Sendable) -> Value {
     get async {

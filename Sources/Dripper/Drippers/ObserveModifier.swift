@@ -95,7 +95,7 @@ extension Effect {
   @usableFromInline
   func observed(by sink: @escaping @Sendable (EffectEvent) -> Void) -> Self {
     switch operation {
-    case .none, .send, .cancel, .cancelNamespace, .report:
+    case .none, .send, .cancel, .cancelNamespace, .report, .emit:
       self
     case .run(let run):
       Self(.run(run.observed(by: sink)))

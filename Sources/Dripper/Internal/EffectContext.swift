@@ -43,7 +43,7 @@ extension Effect {
   /// Whether the effect completes within the reduction: it starts no task.
   var isImmediate: Bool {
     switch operation {
-    case .none, .send, .cancel, .cancelNamespace, .report: true
+    case .none, .send, .cancel, .cancelNamespace, .report, .emit: true
     case .merge(let effects), .concatenate(let effects): effects.allSatisfy(\.isImmediate)
     case .namespaced(_, let effect): effect.isImmediate
     case .run, .cancellable, .delayed, .throttled: false
@@ -62,7 +62,7 @@ extension Effect {
     case .merge(let effects), .concatenate(let effects):
       effects.flatMap { $0.cancellationKeys(in: namespace) }
     case .delayed(_, let effect): effect.cancellationKeys(in: namespace)
-    case .none, .send, .run, .cancel, .cancelNamespace, .report: []
+    case .none, .send, .run, .cancel, .cancelNamespace, .report, .emit: []
     }
   }
 }

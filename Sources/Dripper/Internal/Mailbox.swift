@@ -1,3 +1,5 @@
+public import Synchronization
+
 /// The queue of actions poured with ``Station/pour(_:)``, waiting for the ``StateHandler``.
 ///
 /// A pure state machine kept in a `Mutex` by the handler. Pours append to `pending` and take the
@@ -52,5 +54,20 @@ struct Mailbox<Action: Sendable>: Sendable {
   }
 
   @inlinable
+  init() {}
+}
+
+/// The producers' side of a ``StateHandler``: the mailbox and the count of actions poured.
+///
+/// Every pour writes here, from whatever thread pours, while the handler reduces on another. In an
+/// object of its own, away from the handler's fields (the state, the batch), those writes do not
+/// invalidate the cache lines the reductions work on.
+@usableFromInline
+final class PourQueue<Action: Sendable>: Sendable {
+  @usableFromInline let mailbox = Mutex(Mailbox<Action>())
+  /// The sequence number of the last action poured, read by the drain task without the lock.
+  @usableFromInline let poured = Atomic<UInt64>(0)
+
+  @usableFromInline
   init() {}
 }

@@ -25,7 +25,7 @@ import Testing
     await station.pour(.child(.increase)).finish()
     await station.pour(.child(.cancelID)).finish()
     await station.pour(.child(.increase)).finish()
-    #expect(await station.changes == 2)
+    #expect(await station.changeCount == 2)
   }
 
   @Test func fiveLevelsDeep() async {

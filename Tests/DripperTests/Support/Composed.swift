@@ -67,7 +67,7 @@ struct Parent: Dripper {
     var mode = ModeFeature.State.off
     /// What the parent's own logic saw, in order.
     var log: [String] = []
-    var changes = 0
+    var changeCount = 0
   }
 
   enum Action: Sendable {
@@ -96,7 +96,7 @@ struct Parent: Dripper {
         case .hideDetail: state.detail = nil
         case .addRow(let id): state.rows.append(Child.State(id: id))
         case .removeRow(let id): state.rows.remove(id: id)
-        case .changed: state.changes += 1
+        case .changed: state.changeCount += 1
         default: break
         }
         return .none

@@ -1,0 +1,175 @@
+/// Renders any value as readable, nested text: the input of the diff engine.
+///
+/// ```
+/// Todos.State(
+///   filter: .active
+///   rows: [
+///     [0]: Row.State(id: 1, title: "Milk", isDone: false)
+///   ]
+/// )
+/// ```
+///
+/// Structs, classes and tuples show their fields, enums their case and payload, collections their
+/// elements; a value whose text fits on a line is kept on one. Sets and dictionaries are sorted, so
+/// that equal values always render the same.
+package enum Dump {
+  /// The value's text, as lines.
+  package static func lines(_ value: Any) -> [String] {
+    var visited: Set<ObjectIdentifier> = []
+    var lines: [String] = []
+    node(value, depth: 0, visited: &visited).render(into: &lines, indent: "", prefix: "")
+    return lines
+  }
+
+  /// The value's text on one line, shortened with an ellipsis past `limit` characters.
+  package static func line(_ value: Any, limit: Int = 160) -> String {
+    var visited: Set<ObjectIdentifier> = []
+    let text = node(value, depth: 0, visited: &visited).inline
+    return text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
+  }
+
+  private static let maximumDepth = 24
+  private static let inlineWidth = 72
+
+  private indirect enum Node {
+    case leaf(String)
+    case block(open: String, children: [(label: String?, node: Node)], close: String)
+
+    var inline: String {
+      switch self {
+      case .leaf(let text): text
+      case .block(let open, let children, let close):
+        open + children.map { ($0.label.map { "\($0): " } ?? "") + $0.node.inline }.joined(separator: ", ")
+          + close
+      }
+    }
+
+    var fitsOnALine: Bool {
+      switch self {
+      case .leaf(let text): !text.contains("\n")
+      case .block(_, let children, _):
+        children.allSatisfy { if case .leaf = $0.node { true } else { false } }
+          && inline.count <= Dump.inlineWidth
+      }
+    }
+
+    func render(into lines: inout [String], indent: String, prefix: String) {
+      switch self {
+      case .leaf(let text):
+        lines.append(indent + prefix + text)
+      case .block(let open, let children, let close):
+        if fitsOnALine || children.isEmpty {
+          lines.append(indent + prefix + inline)
+          return
+        }
+        lines.append(indent + prefix + open)
+        for child in children {
+          child.node.render(into: &lines, indent: indent + "  ", prefix: child.label.map { "\($0): " } ?? "")
+        }
+        lines.append(indent + close)
+      }
+    }
+  }
+
+  private static func node(_ value: Any, depth: Int, visited: inout Set<ObjectIdentifier>) -> Node {
+    guard depth < maximumDepth else { return .leaf("…") }
+    switch value {
+    case let text as String: return .leaf(quoted(text))
+    case let text as Substring: return .leaf(quoted(String(text)))
+    case let character as Character: return .leaf(quoted(String(character)))
+    case is any Numeric, is Bool, is Duration: return .leaf(String(describing: value))
+    default: break
+    }
+    let mirror = Mirror(reflecting: value)
+    let typeName = name(of: type(of: value))
+    switch mirror.displayStyle {
+    case .optional:
+      guard let wrapped = mirror.children.first?.value else { return .leaf("nil") }
+      return node(wrapped, depth: depth, visited: &visited)
+    case .enum:
+      guard let payload = mirror.children.first else { return .leaf(".\(value)") }
+      let caseName = payload.label ?? "\(value)"
+      let payloadMirror = Mirror(reflecting: payload.value)
+      let fields: [(String?, Node)] =
+        payloadMirror.displayStyle == .tuple
+        ? payloadMirror.children.map {
+          (label(of: $0.label), node($0.value, depth: depth + 1, visited: &visited))
+        }
+        : [(nil, node(payload.value, depth: depth + 1, visited: &visited))]
+      return .block(open: ".\(caseName)(", children: fields, close: ")")
+    case .collection:
+      let children = mirror.children.enumerated().map { index, child in
+        (Optional("[\(index)]"), node(child.value, depth: depth + 1, visited: &visited))
+      }
+      return .block(open: "[", children: children, close: "]")
+    case .set:
+      let children = mirror.children.map { node($0.value, depth: depth + 1, visited: &visited) }
+        .sorted { $0.inline < $1.inline }.map { (String?.none, $0) }
+      return .block(open: "Set([", children: children, close: "])")
+    case .dictionary:
+      let pairs = mirror.children.map { child -> (String, Node) in
+        let pair = Array(Mirror(reflecting: child.value).children)
+        let key = node(pair[0].value, depth: depth + 1, visited: &visited).inline
+        return (key, node(pair[1].value, depth: depth + 1, visited: &visited))
+      }.sorted { $0.0 < $1.0 }
+      return .block(open: "[", children: pairs.map { (Optional($0.0), $0.1) }, close: "]")
+    case .tuple:
+      let children = mirror.children.map {
+        (label(of: $0.label), node($0.value, depth: depth + 1, visited: &visited))
+      }
+      return .block(open: "(", children: children, close: ")")
+    case .class:
+      let identity = ObjectIdentifier(value as AnyObject)
+      guard visited.insert(identity).inserted else { return .leaf("\(typeName)(↩︎)") }
+      defer { visited.remove(identity) }
+      return fields(of: mirror, typeName: typeName, value: value, depth: depth, visited: &visited)
+    case .struct:
+      return fields(of: mirror, typeName: typeName, value: value, depth: depth, visited: &visited)
+    default:
+      return .leaf(String(describing: value))
+    }
+  }
+
+  private static func fields(
+    of mirror: Mirror, typeName: String, value: Any, depth: Int, visited: inout Set<ObjectIdentifier>
+  ) -> Node {
+    if mirror.children.isEmpty {
+      // A type that hides its storage (a Duration, a UniqueID) prints itself.
+      let described = String(describing: value)
+      return .leaf(described.hasPrefix(typeName) || described.isEmpty ? "\(typeName)()" : described)
+    }
+    let children = mirror.children.map {
+      (label(of: $0.label), node($0.value, depth: depth + 1, visited: &visited))
+    }
+    return .block(open: "\(typeName)(", children: children, close: ")")
+  }
+
+  /// Drops the underscore of stored properties behind property wrappers and private storage.
+  private static func label(of label: String?) -> String? {
+    guard let label else { return nil }
+    return label.hasPrefix("_") ? String(label.dropFirst()) : label
+  }
+
+  /// The type's name without its module: `Todos.State`, not `TodosREPL.Todos.State`.
+  private static func name(of type: Any.Type) -> String {
+    let full = String(reflecting: type)
+    guard let dot = full.firstIndex(of: "."), !full.hasPrefix("Swift.") else {
+      return full.hasPrefix("Swift.") ? String(full.dropFirst(6)) : full
+    }
+    return String(full[full.index(after: dot)...])
+  }
+
+  private static func quoted(_ text: String) -> String {
+    var result = "\""
+    for character in text {
+      switch character {
+      case "\"": result += "\\\""
+      case "\\": result += "\\\\"
+      case "\n": result += "\\n"
+      case "\t": result += "\\t"
+      default: result.append(character)
+      }
+    }
+    return result + "\""
+  }
+}

@@ -1,0 +1,64 @@
+extension Dripper {
+  /// Prints each action this dripper receives and how it changed the state, as a diff.
+  ///
+  /// ```swift
+  /// Station(initialState: Counter.State()) { Counter().logChanges() }
+  /// // received action: .increase
+  /// //   Counter.State(
+  /// // -   count: 0
+  /// // +   count: 1
+  /// //   )
+  /// ```
+  ///
+  /// A debugging aid: it renders the whole state twice per action. The diff engine is Dripper's
+  /// own, the same that explains failed test assertions.
+  ///
+  /// - Parameters:
+  ///   - sink: Where the text goes: standard output by default.
+  ///   - label: A name printed before each entry, to tell Stations apart.
+  public func logChanges(to sink: LogSink = .standardOutput, label: String? = nil) -> _LogChangesModifier<
+    Self
+  > {
+    _LogChangesModifier(base: self, sink: sink, label: label)
+  }
+}
+
+/// Where ``Dripper/logChanges(to:label:)`` writes.
+public struct LogSink: Sendable {
+  let write: @Sendable (String) -> Void
+
+  /// A sink that hands each entry, possibly several lines long, to `write`.
+  public init(_ write: @escaping @Sendable (String) -> Void) {
+    self.write = write
+  }
+
+  /// Standard output.
+  public static var standardOutput: LogSink { LogSink { print($0) } }
+
+  /// Standard error.
+  public static var standardError: LogSink { LogSink { StandardError.print($0) } }
+}
+
+/// A dripper that logs what another does: see ``Dripper/logChanges(to:label:)``.
+public struct _LogChangesModifier<Base: Dripper>: Dripper {
+  /// A leaf: it implements `reduce`.
+  public typealias Body = Never
+
+  let base: Base
+  let sink: LogSink
+  let label: String?
+
+  /// Reduces with the base dripper, then logs the action and the change.
+  public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
+    let old = state
+    let effect = base.reduce(into: &state, action: action)
+    var entry = (label.map { "[\($0)] " } ?? "") + "received action: " + Dump.line(action)
+    if let diff = Diff.lines(from: old, to: state) {
+      entry += "\n" + diff.map { "  " + $0 }.joined(separator: "\n")
+    } else {
+      entry += "\n  (no state change)"
+    }
+    sink.write(entry)
+    return effect
+  }
+}

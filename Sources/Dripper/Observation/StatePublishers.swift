@@ -1,0 +1,287 @@
+public import Synchronization
+
+/// What identifies a slice of state, so that observers of the same slice share one computation.
+@usableFromInline
+struct SliceKey: Hashable, Sendable {
+  /// Key paths from the root state down: a scoped Station's slices are its parent's, further in.
+  @usableFromInline let path: [ChildNamespace.Location]
+
+  @usableFromInline
+  init(_ keyPath: any AnyKeyPath & Sendable) {
+    path = [.keyPath(keyPath)]
+  }
+
+  private init(path: [ChildNamespace.Location]) { self.path = path }
+
+  /// The key of `child`'s slice inside this one.
+  func appending(_ child: SliceKey) -> SliceKey { SliceKey(path: path + child.path) }
+}
+
+/// One slice of state and everyone who watches it: the slice is computed once per new input, and
+/// compared with the last one; only a change reaches the watchers.
+///
+/// Publishing is `@inlinable` and reaches groups through closures made where the slice's type is
+/// known, so that it runs specialized code: unspecialized generic code would look up type metadata
+/// on every call.
+@usableFromInline
+final class SliceGroup<Input: Sendable, Value: Sendable>: Sendable {
+  @usableFromInline
+  struct Members {
+    @usableFromInline var last: Value?
+    var continuations: [UInt64: AsyncStream<Value>.Continuation] = [:]
+    /// The continuations as an array, rebuilt when they change, so that publishing copies nothing.
+    @usableFromInline var snapshot: [AsyncStream<Value>.Continuation] = []
+    var dependents: [ObjectIdentifier: @Sendable (Value) -> Void] = [:]
+    @usableFromInline var dependentSnapshot: [@Sendable (Value) -> Void] = []
+    var nextMember: UInt64 = 0
+
+    var isEmpty: Bool { continuations.isEmpty && dependents.isEmpty }
+
+    @usableFromInline
+    init() {}
+  }
+
+  @usableFromInline let slice: @Sendable (Input) -> Value
+  @usableFromInline let isDuplicate: (@Sendable (Value, Value) -> Bool)?
+  @usableFromInline let members = Mutex(Members())
+  /// How many times the slice was computed, for tests of memoization.
+  @usableFromInline let computations = Atomic<Int>(0)
+
+  @usableFromInline
+  init(slice: @escaping @Sendable (Input) -> Value, isDuplicate: (@Sendable (Value, Value) -> Bool)?) {
+    self.slice = slice
+    self.isDuplicate = isDuplicate
+  }
+
+  /// Computes the slice of a new input and delivers it if it changed.
+  @inlinable
+  func receive(_ input: Input) {
+    let value = slice(input)
+    computations.add(1, ordering: .relaxed)
+    var continuations: [AsyncStream<Value>.Continuation] = []
+    var dependents: [@Sendable (Value) -> Void] = []
+    let changed = members.withLock { members -> Bool in
+      if let last = members.last, let isDuplicate, isDuplicate(last, value) { return false }
+      members.last = value
+      continuations = members.snapshot
+      dependents = members.dependentSnapshot
+      return true
+    }
+    guard changed else { return }
+    for continuation in continuations { continuation.yield(value) }
+    for dependent in dependents { dependent(value) }
+  }
+
+  /// The last value computed, or the value for `input` if none was.
+  @usableFromInline
+  func current(computingFrom input: @autoclosure () -> Input) -> Value {
+    if let last = members.withLock({ $0.last }) { return last }
+    let value = slice(input())
+    computations.add(1, ordering: .relaxed)
+    return members.withLock { members in
+      if members.last == nil { members.last = value }
+      return members.last!
+    }
+  }
+
+  /// The last value computed, if any.
+  var last: Value? { members.withLock { $0.last } }
+
+  /// Adds a watcher, yielding the current value to it first; returns its number, or `nil` if its
+  /// stream has already ended.
+  func add(_ continuation: AsyncStream<Value>.Continuation, current: Value) -> UInt64? {
+    let number = members.withLock { members in
+      defer { members.nextMember += 1 }
+      members.continuations[members.nextMember] = continuation
+      members.snapshot = Array(members.continuations.values)
+      return members.nextMember
+    }
+    if case .terminated = continuation.yield(current) {
+      remove(number)
+      return nil
+    }
+    return number
+  }
+
+  /// Removes a watcher; returns whether the group has none left.
+  @discardableResult
+  func remove(_ number: UInt64) -> Bool {
+    members.withLock { members in
+      if members.continuations.removeValue(forKey: number) != nil {
+        members.snapshot = Array(members.continuations.values)
+      }
+      return members.isEmpty
+    }
+  }
+
+  /// Adds a group derived from this one's value.
+  func add<Derivation>(dependent: SliceGroup<Value, Derivation>) {
+    members.withLock { members in
+      members.dependents[ObjectIdentifier(dependent)] = { [dependent] in dependent.receive($0) }
+      members.dependentSnapshot = Array(members.dependents.values)
+    }
+  }
+
+  func remove(dependent: AnyObject) {
+    members.withLock { members in
+      members.dependents[ObjectIdentifier(dependent)] = nil
+      members.dependentSnapshot = Array(members.dependents.values)
+    }
+  }
+
+  var watcherCount: Int { members.withLock { $0.continuations.count } }
+
+  @usableFromInline
+  var isEmpty: Bool { members.withLock { $0.isEmpty } }
+
+  /// Adds a watcher whose stream may end at any time, even before it is added: the watcher is
+  /// removed when it ends, and `onEmpty` runs if it was the group's last.
+  @usableFromInline
+  func attach(
+    _ continuation: AsyncStream<Value>.Continuation, current: Value, onEmpty: @escaping @Sendable () -> Void
+  ) {
+    let membership = Mutex(WatcherMembership.pending)
+    continuation.onTermination = { [self] _ in
+      let number = membership.withLock { state -> UInt64? in
+        defer { state = .ended }
+        if case .added(let number) = state { return number }
+        return nil
+      }
+      if let number, remove(number) { onEmpty() }
+    }
+    guard let number = add(continuation, current: current) else {
+      if isEmpty { onEmpty() }
+      return
+    }
+    let endedAlready = membership.withLock { state -> Bool in
+      if case .ended = state { return true }
+      state = .added(number)
+      return false
+    }
+    if endedAlready, remove(number) { onEmpty() }
+  }
+}
+
+/// The slice groups of a Station, published to after each reduction.
+///
+/// With nothing subscribed, a reduction pays one atomic load. Subscribing and publishing happen on
+/// the ``StateHandler``; ending a subscription can happen anywhere.
+@usableFromInline
+final class StatePublishers<State: Sendable>: Sendable {
+  @usableFromInline
+  struct Registry {
+    @usableFromInline var groups: [UInt64: any AnyObject & Sendable] = [:]
+    @usableFromInline var receivers: [UInt64: @Sendable (State) -> Void] = [:]
+    @usableFromInline var keyed: [SliceKey: UInt64] = [:]
+    /// The receivers as an array, rebuilt when they change, so that publishing copies nothing.
+    @usableFromInline var snapshot: [@Sendable (State) -> Void] = []
+    @usableFromInline var nextGroup: UInt64 = 0
+
+    @usableFromInline
+    init() {}
+
+    @usableFromInline
+    mutating func rebuild() { snapshot = Array(receivers.values) }
+  }
+
+  @usableFromInline let registry = Mutex(Registry())
+  @usableFromInline let groupCount = Atomic<Int>(0)
+
+  @usableFromInline
+  init() {}
+
+  /// Whether anyone watches: checked after every reduction.
+  @inlinable
+  var isActive: Bool { groupCount.load(ordering: .relaxed) > 0 }
+
+  /// Tells every group of a new state.
+  @inlinable
+  func publish(_ state: State) {
+    let receivers = registry.withLock { $0.snapshot }
+    for receive in receivers { receive(state) }
+  }
+
+  /// The group of `key`, creating it if needed; a `nil` key always makes a new group.
+  @inlinable
+  func group<Value: Sendable>(
+    key: SliceKey?, slice: @escaping @Sendable (State) -> Value,
+    isDuplicate: (@Sendable (Value, Value) -> Bool)?
+  ) -> (number: UInt64, group: SliceGroup<State, Value>) {
+    registry.withLock { registry in
+      if let key, let number = registry.keyed[key],
+        let group = registry.groups[number] as? SliceGroup<State, Value>
+      {
+        return (number, group)
+      }
+      let group = SliceGroup(slice: slice, isDuplicate: isDuplicate)
+      let number = registry.nextGroup
+      registry.nextGroup += 1
+      registry.groups[number] = group
+      registry.receivers[number] = { [group] state in group.receive(state) }
+      if let key { registry.keyed[key] = number }
+      registry.rebuild()
+      groupCount.store(registry.groups.count, ordering: .relaxed)
+      return (number, group)
+    }
+  }
+
+  /// Removes a group, if it has no watchers left.
+  @usableFromInline
+  func removeGroupIfEmpty(_ number: UInt64, _ group: AnyObject, isEmpty: () -> Bool) {
+    registry.withLock { registry in
+      guard isEmpty(), registry.groups[number] === group else { return }
+      registry.groups[number] = nil
+      registry.receivers[number] = nil
+      registry.keyed = registry.keyed.filter { $0.value != number }
+      registry.rebuild()
+      groupCount.store(registry.groups.count, ordering: .relaxed)
+    }
+  }
+
+  /// The number of groups, for tests.
+  var count: Int { groupCount.load(ordering: .relaxed) }
+}
+
+/// Where a Station's states come from: its own handler, or its parent's, projected.
+@usableFromInline
+protocol StateSource<State>: Sendable {
+  associatedtype State: Sendable
+
+  /// A stream of a slice of the state, deduplicated by `isDuplicate` when given, shared with other
+  /// streams of the same `key`.
+  func stream<Value: Sendable>(
+    key: SliceKey?, slice: @escaping @Sendable (State) -> Value,
+    isDuplicate: (@Sendable (Value, Value) -> Bool)?
+  ) -> StateStream<Value>
+
+  /// A memoized slice that lives as long as the returned ``Derived``, which keeps `owner` alive.
+  func derived<Value: Sendable>(
+    slice: @escaping @Sendable (State) -> Value, isDuplicate: (@Sendable (Value, Value) -> Bool)?,
+    owner: any Sendable
+  ) -> Derived<Value>
+
+  /// The events of the Station (and, for a scoped Station, of its root).
+  var events: EventPublisher { get }
+
+  /// Returns once every action poured before the call has been reduced.
+  func settle() async
+}
+
+/// A slice group, whatever its input: what a ``Derived`` needs of it.
+protocol ValueGroup<Value>: AnyObject, Sendable {
+  associatedtype Value: Sendable
+  func attach(
+    _ continuation: AsyncStream<Value>.Continuation, current: Value, onEmpty: @escaping @Sendable () -> Void)
+  func add<Derivation>(dependent: SliceGroup<Value, Derivation>)
+  func remove(dependent: AnyObject)
+  var computations: Atomic<Int> { get }
+}
+
+extension SliceGroup: ValueGroup {}
+
+/// Where a watcher stands while it is being added to a group that its stream may leave meanwhile.
+private enum WatcherMembership {
+  case pending
+  case added(UInt64)
+  case ended
+}
