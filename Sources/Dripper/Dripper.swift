@@ -23,6 +23,10 @@
 /// A dripper runs inside a ``StateHandler``, one action at a time and without suspending, so a
 /// reduction never interleaves with another. Work that waits (a request, a timer) belongs in an
 /// ``Effect`` returned from the reduction.
+///
+/// Build ``body`` from the dripper's stored properties alone: a Station evaluates its dripper's body
+/// once, when it starts (a child's body is evaluated when the child reduces). Read dependencies in
+/// reductions and effects, where they are resolved for each action, not in `body`.
 public protocol Dripper<State, Action>: Sendable {
   /// The feature's state: a value type, owned by the ``StateHandler`` that runs the dripper.
   associatedtype State: Sendable

@@ -3,7 +3,7 @@ public import Synchronization
 /// The dependencies a feature uses: clocks, ids, dates, randomness, and your own clients.
 ///
 /// Read them in a dripper with ``Dependency``; replace them for a Station with
-/// ``Station/init(initialState:dripper:withDependencies:)`` or for part of a feature with
+/// ``Station/init(initialState:observers:dripper:withDependencies:)`` or for part of a feature with
 /// ``Dripper/dependency(_:_:)``. Add your own with a ``DependencyKey`` and a computed property.
 ///
 /// Values resolve through a task-local, so they stay right across `await`s, and an effect keeps the

@@ -9,9 +9,10 @@ extension Dripper {
   /// }
   /// ```
   ///
-  /// A value that keeps state (an incrementing generator) is created anew each time the body is
-  /// evaluated; replace such values for the whole Station instead, with
-  /// ``Station/init(initialState:dripper:withDependencies:)``.
+  /// The value is made when the body that applies this modifier is evaluated: once for a Station's
+  /// dripper, but each time a child reduces for a modifier inside the child's own body. A value
+  /// that keeps state (an incrementing generator) is best given to the whole Station, with
+  /// ``Station/init(initialState:observers:dripper:withDependencies:)``.
   public func dependency<Value: Sendable>(
     _ keyPath: any WritableKeyPath<DependencyValues, Value> & Sendable, _ value: Value
   ) -> _DependencyModifier<Self> {
