@@ -16,11 +16,14 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .library(name: "Dripper", targets: ["Dripper"]),
+    .library(name: "DripperTesting", targets: ["DripperTesting"]),
     .executable(name: "CounterREPL", targets: ["CounterREPL"]),
   ],
   targets: [
     .target(name: "Dripper", swiftSettings: strict),
-    .testTarget(name: "DripperTests", dependencies: ["Dripper"], swiftSettings: strict),
+    .target(name: "DripperTesting", dependencies: ["Dripper"], swiftSettings: strict),
+    .testTarget(name: "DripperTests", dependencies: ["Dripper", "DripperTesting"], swiftSettings: strict),
+    .testTarget(name: "DripperTestingTests", dependencies: ["DripperTesting"], swiftSettings: strict),
     .executableTarget(
       name: "CounterREPL", dependencies: ["Dripper"], path: "Samples/CounterREPL", swiftSettings: strict),
     .testTarget(name: "CounterREPLTests", dependencies: ["CounterREPL"], swiftSettings: strict),

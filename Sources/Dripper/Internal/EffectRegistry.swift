@@ -155,6 +155,11 @@ final class EffectRegistry: Sendable {
     state.withLock { $0.isCancelled(group: group) }
   }
 
+  /// Cancels every effect running or waiting now; new ones may start.
+  func cancelAll() {
+    update { state, after in state.cancelAll(&after) }
+  }
+
   /// Cancels every effect and refuses new ones: the Station is gone.
   func close() {
     closed.store(true, ordering: .releasing)

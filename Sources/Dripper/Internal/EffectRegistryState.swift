@@ -386,9 +386,8 @@ struct EffectRegistryState {
     wakeWaitersIfQuiet(&after)
   }
 
-  /// Cancels everything and refuses new effects: the Station is gone.
-  mutating func close(_ after: inout EffectRegistryAftermath) {
-    isClosed = true
+  /// Cancels everything running or waiting.
+  mutating func cancelAll(_ after: inout EffectRegistryAftermath) {
     for id in slots.keys { cancelSlot(id, &after) }
     dropWaiting(where: { _ in true }, &after)
     for (key, throttle) in throttles {
@@ -398,6 +397,12 @@ struct EffectRegistryState {
       }
     }
     wakeWaitersIfQuiet(&after)
+  }
+
+  /// Cancels everything and refuses new effects: the Station is gone.
+  mutating func close(_ after: inout EffectRegistryAftermath) {
+    isClosed = true
+    cancelAll(&after)
   }
 
   private mutating func cancelSlot(_ id: EffectSlotID, _ after: inout EffectRegistryAftermath) {

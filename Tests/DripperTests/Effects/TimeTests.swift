@@ -5,19 +5,6 @@ import Testing
 @Suite struct TimeTests {
   struct ID: Hashable, Sendable {}
 
-  @Test func debounceRunsOnlyTheLastOfABurst() async {
-    let timed = TimedRunner()
-    for name in ["a", "b", "c"] {
-      await timed.run(.send(.record(name)).debounce(id: ID(), for: .milliseconds(300), clock: timed.clock))
-      await timed.clock.advance(by: .milliseconds(100))
-    }
-    #expect(await timed.log == [])
-    await timed.clock.advance(by: .milliseconds(199))
-    #expect(await timed.log == [])
-    await timed.clock.advance(by: .milliseconds(1))
-    #expect(await timed.log == ["c"])
-  }
-
   @Test func cancellingADebouncedEffectStopsIt() async {
     let timed = TimedRunner()
     await timed.run(.send(.record("a")).debounce(id: ID(), for: .seconds(1), clock: timed.clock))

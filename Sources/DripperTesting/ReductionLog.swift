@@ -1,0 +1,86 @@
+import Dripper
+import Synchronization
+
+/// An action poured by the test or received from an effect: what a ``TestStation``'s Station
+/// runs.
+enum TestAction<Action: Sendable>: Sendable {
+  case poured(Action)
+  case received(Action)
+}
+
+/// One reduction: its action, where it came from, and the state it left.
+struct Reduction<State: Sendable, Action: Sendable>: Sendable {
+  let action: Action
+  let wasReceived: Bool
+  let state: State
+}
+
+/// Every reduction of a ``TestStation``'s Station, in order, with waiters for the next.
+final class ReductionLog<State: Sendable, Action: Sendable>: Sendable {
+  private struct Storage {
+    var reductions: [Reduction<State, Action>] = []
+    var waiters: [UInt64: UnsafeContinuation<Void, Never>] = [:]
+    var nextWaiter: UInt64 = 0
+  }
+
+  private let storage = Mutex(Storage())
+
+  func append(_ reduction: Reduction<State, Action>) {
+    let waiters = storage.withLock { storage in
+      storage.reductions.append(reduction)
+      defer { storage.waiters.removeAll() }
+      return Array(storage.waiters.values)
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  var count: Int { storage.withLock { $0.reductions.count } }
+
+  subscript(index: Int) -> Reduction<State, Action> { storage.withLock { $0.reductions[index] } }
+
+  func reductions(from start: Int) -> [Reduction<State, Action>] {
+    storage.withLock { Array($0.reductions[min(start, $0.reductions.count)...]) }
+  }
+
+  /// Waits until there are more than `count` reductions, or the task is cancelled.
+  func waitForMore(than count: Int) async {
+    let number = storage.withLock { storage in
+      defer { storage.nextWaiter += 1 }
+      return storage.nextWaiter
+    }
+    await withTaskCancellationHandler {
+      await withUnsafeContinuation { continuation in
+        let ready = storage.withLock { storage -> Bool in
+          if storage.reductions.count > count || Task.isCancelled { return true }
+          storage.waiters[number] = continuation
+          return false
+        }
+        if ready { continuation.resume() }
+      }
+    } onCancel: {
+      storage.withLock { $0.waiters.removeValue(forKey: number) }?.resume()
+    }
+  }
+}
+
+/// The dripper a ``TestStation`` runs: the feature's, with each reduction recorded and effects'
+/// actions marked as received.
+struct RecordingDripper<Base: Dripper>: Dripper {
+  typealias Body = Never
+
+  let base: Base
+  let log: ReductionLog<Base.State, Base.Action>
+
+  func reduce(
+    into state: inout Base.State, action: TestAction<Base.Action>
+  ) -> Effect<TestAction<Base.Action>> {
+    let (action, wasReceived) =
+      switch action {
+      case .poured(let action): (action, false)
+      case .received(let action): (action, true)
+      }
+    let effect = base.reduce(into: &state, action: action)
+    log.append(Reduction(action: action, wasReceived: wasReceived, state: state))
+    return effect.map { .received($0) }
+  }
+}

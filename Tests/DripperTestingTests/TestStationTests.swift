@@ -1,0 +1,317 @@
+import Dripper
+import DripperTesting
+import Synchronization
+import Testing
+
+/// The counter of the README, on the clock dependency.
+struct Counter: Dripper {
+  struct State: Equatable, Sendable { var count = 0 }
+  enum Action: Equatable, Sendable { case increase, decrease, decreaseLater, twice, tick, startTimer }
+
+  @Dependency(\.clock) var clock
+
+  var body: some DripperOf<Self> {
+    Drip { state, action in
+      switch action {
+      case .increase:
+        state.count += 1
+        return .none
+      case .decrease:
+        state.count -= 1
+        return .none
+      case .decreaseLater:
+        return .run { pour in
+          try await clock.sleep(for: .seconds(1))
+          await pour(.decrease)
+        }
+      case .twice:
+        return .concatenate(.send(.increase), .send(.increase))
+      case .tick:
+        state.count += 10
+        return .none
+      case .startTimer:
+        return .run { pour in
+          while true {
+            try await clock.sleep(for: .seconds(1))
+            await pour(.tick)
+          }
+        }
+      }
+    }
+  }
+}
+
+/// A feature whose action is not `Equatable`: it carries a closure.
+struct Loader: Dripper {
+  struct State: Equatable, Sendable { var items: [String] = [] }
+  enum Action: Sendable {
+    case load
+    case loaded([String], then: @Sendable () -> Void)
+  }
+
+  var body: some DripperOf<Self> {
+    Drip { state, action in
+      switch action {
+      case .load:
+        return .run { pour in await pour(.loaded(["milk"], then: {})) }
+      case .loaded(let items, _):
+        state.items = items
+        return .none
+      }
+    }
+  }
+}
+
+extension CasePath<Loader.Action, [String]> {
+  static var loaded: Self {
+    Self(
+      { Loader.Action.loaded($0, then: {}) },
+      extract: { if case .loaded(let items, _) = $0 { items } else { nil } })
+  }
+}
+
+/// Whether a recorded issue's comment contains `text`.
+func mentions(_ text: String) -> @Sendable (Issue) -> Bool {
+  { issue in issue.comments.contains { $0.rawValue.contains(text) } }
+}
+
+@Suite struct TestStationPassingTests {
+  @Test func theReadmeExamplePasses() async {
+    let clock = TestClock()
+    let station = TestStation(initialState: Counter.State()) {
+      Counter()
+    } withDependencies: {
+      $0.clock = clock
+    }
+    await station.pour(.increase) { $0.count = 1 }
+    await station.pour(.decreaseLater)
+    await clock.advance(by: .seconds(1))
+    await station.receive(.decrease) { $0.count = 0 }
+    await station.finish()
+  }
+
+  @Test func sentActionsAreReceived() async {
+    let station = TestStation(initialState: Counter.State()) { Counter() }
+    await station.pour(.twice)
+    await station.receive(.increase) { $0.count = 1 }
+    await station.receive(.increase) { $0.count = 2 }
+    await station.finish()
+  }
+
+  @Test func actionsThatAreNotEquatableAreReceivedByCase() async {
+    let station = TestStation(initialState: Loader.State()) { Loader() }
+    await station.pour(.load)
+    await station.receive(.loaded) { $0.items = ["milk"] }
+    await station.finish()
+  }
+
+  @Test func nonExhaustiveTestsCheckOnlyWhatTheyAssert() async {
+    let clock = TestClock()
+    let station = TestStation(initialState: Counter.State()) {
+      Counter()
+    } withDependencies: {
+      $0.clock = clock
+    }
+    station.exhaustivity = .off
+    await station.pour(.twice)
+    await station.receive(.increase) { $0.count = 1 }  // the second .increase is never asserted
+    await station.pour(.startTimer)  // skips it
+    await clock.advance(by: .seconds(3))
+    await station.receive(.tick) { $0.count = 12 }  // the first of three ticks
+    station.skipReceivedActions()
+    #expect(station.state.count == 32)
+    station.skipInFlightEffects()
+    await station.finish()
+  }
+
+  @Test func theHelperChecksTheStatesOfAListOfActions() async {
+    await expectStates(
+      initialState: Counter.State(), dripper: Counter(),
+      act: [.increase, .twice, .decrease],
+      expect: [
+        Counter.State(count: 1), Counter.State(count: 2), Counter.State(count: 3), Counter.State(count: 2),
+      ])
+  }
+}
+
+@Suite struct TestStationFailureTests {
+  @Test func aWrongStateFailsWithADiff() async {
+    let station = TestStation(initialState: Counter.State()) { Counter() }
+    await withKnownIssue {
+      await station.pour(.increase) { $0.count = 2 }
+    } matching: { issue in
+      issue.comments.map(\.rawValue) == [
+        """
+        The state after pouring .increase is not what was expected (- expected, + actual):
+        - Counter.State(count: 2)
+        + Counter.State(count: 1)
+        """
+      ]
+    }
+    await station.finish()
+  }
+
+  @Test func anUnexpectedStateChangeFails() async {
+    let station = TestStation(initialState: Counter.State()) { Counter() }
+    await withKnownIssue {
+      await station.pour(.increase)
+    } matching: { issue in
+      issue.comments.map(\.rawValue) == [
+        """
+        The state changed after pouring .increase, but no change was expected (- expected, + actual):
+        - Counter.State(count: 0)
+        + Counter.State(count: 1)
+        """
+      ]
+    }
+    await station.finish()
+  }
+
+  @Test func anActionThatNeverComesFailsAtOnceWhenNoEffectRuns() async {
+    let station = TestStation(initialState: Counter.State()) { Counter() }
+    await withKnownIssue {
+      await station.receive(.decrease)
+    } matching: { issue in
+      issue.comments.map(\.rawValue) == [
+        "Expected to receive .decrease, but no effect is running that could pour it (an effect asleep "
+          + "on a TestClock waits for it to be advanced)."
+      ]
+    }
+    await station.finish()
+  }
+
+  @Test func anEffectAsleepOnAClockIsNotWaitedFor() async {
+    let clock = TestClock()
+    let station = TestStation(initialState: Counter.State()) {
+      Counter()
+    } withDependencies: {
+      $0.clock = clock
+    }
+    await station.pour(.decreaseLater)
+    await withKnownIssue {
+      await station.receive(.decrease, timeout: .seconds(60))
+    } matching: {
+      mentions("no effect is running that could pour it")($0)
+    }
+    await clock.advance(by: .seconds(1))
+    await station.receive(.decrease) { $0.count = -1 }
+    await station.finish()
+  }
+
+  @Test func receivingTheWrongActionFails() async {
+    let station = TestStation(initialState: Counter.State()) { Counter() }
+    await station.pour(.twice)
+    await withKnownIssue {
+      await station.receive(.decrease)
+    } matching: { issue in
+      issue.comments.map(\.rawValue) == ["Expected to receive .decrease, but received .increase."]
+    }
+    station.skipReceivedActions()
+    await station.finish()
+  }
+
+  @Test func aReceiveTimesOutWhenARunningEffectPoursNothing() async {
+    let gate = Mutex<CheckedContinuation<Void, Never>?>(nil)
+    let station = TestStation(initialState: Loader.State()) {
+      Drip<Loader.State, Loader.Action> { _, _ in
+        .run { _ in await withCheckedContinuation { continuation in gate.withLock { $0 = continuation } } }
+      }
+    }
+    await station.pour(.load)
+    await withKnownIssue {
+      await station.receive(.loaded, timeout: .milliseconds(50))
+    } matching: { issue in
+      issue.comments.map(\.rawValue) == [
+        "Expected to receive an action of its case, but nothing was received within 0.05 seconds."
+      ]
+    }
+    // Release the effect, whenever it has parked its continuation.
+    while gate.withLock({ $0 == nil }) { await Task.yield() }
+    gate.withLock { $0?.resume() }
+    await station.finish()
+  }
+
+  @Test func actionsLeftUnreceivedFailAtTheEnd() async {
+    let station = TestStation(initialState: Counter.State()) { Counter() }
+    await station.pour(.twice)
+    await withKnownIssue {
+      await station.finish()
+    } matching: { issue in
+      issue.comments.map(\.rawValue) == [
+        "2 actions were received but not asserted:\n  .increase\n  .increase"
+      ]
+    }
+  }
+
+  @Test func anEffectStillRunningFailsAtTheEnd() async {
+    let clock = TestClock()
+    let station = TestStation(initialState: Counter.State()) {
+      Counter()
+    } withDependencies: {
+      $0.clock = clock
+    }
+    await station.pour(.startTimer)
+    await withKnownIssue {
+      await station.finish()
+    } matching: { issue in
+      let text = issue.comments.first?.rawValue ?? ""
+      return text.hasPrefix(
+        "1 effect is still running:\n  started at DripperTestingTests/TestStationTests.swift:")
+        && text.hasSuffix("cancel them, or call skipInFlightEffects().")
+    }
+  }
+
+  @Test func pouringBeforeReceivingFailsWhenExhaustive() async {
+    let station = TestStation(initialState: Counter.State()) { Counter() }
+    await station.pour(.twice)
+    await withKnownIssue {
+      await station.pour(.decrease) { $0.count = 1 }
+    } matching: { issue in
+      issue.comments.map(\.rawValue) == [
+        "2 received actions must be asserted before pouring .decrease:\n  .increase\n  .increase"
+      ]
+    }
+    await station.finish()
+  }
+
+  @Test func aTestStationThatGoesAwayChecksWhatIsLeft() async {
+    await withKnownIssue {
+      let station = TestStation(initialState: Counter.State()) { Counter() }
+      await station.pour(.twice)
+    } matching: {
+      mentions("2 actions were received but not asserted")($0)
+    }
+  }
+
+  @Test func diagnosticsAreFailures() async {
+    struct Boom: Error {}
+    let station = TestStation(initialState: Loader.State()) {
+      Drip<Loader.State, Loader.Action> { _, _ in .run { _ in throw Boom() } }
+    }
+    await withKnownIssue {
+      await station.pour(.load).finish()
+    } matching: {
+      mentions("threw Boom(), which no 'catch' handled")($0)
+    }
+    await station.finish()
+  }
+
+  @Test func theHelperExplainsWhichStatesDiffer() async {
+    await withKnownIssue {
+      await expectStates(
+        initialState: Counter.State(), dripper: Counter(), act: [.increase, .increase],
+        expect: [Counter.State(count: 1), Counter.State(count: 3), Counter.State(count: 4)])
+    } matching: { issue in
+      issue.comments.map(\.rawValue) == [
+        """
+        The states are not the expected ones (expected 3, got 2):
+          [0] as expected
+          [1] (- expected, + actual):
+            - Counter.State(count: 3)
+            + Counter.State(count: 2)
+          [2] expected Counter.State(count: 4), got no state
+        """
+      ]
+    }
+  }
+}
