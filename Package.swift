@@ -18,15 +18,25 @@ let package = Package(
     .library(name: "Dripper", targets: ["Dripper"]),
     .library(name: "DripperTesting", targets: ["DripperTesting"]),
     .executable(name: "CounterREPL", targets: ["CounterREPL"]),
+    .executable(name: "TodosREPL", targets: ["TodosREPL"]),
   ],
   targets: [
     .target(name: "Dripper", swiftSettings: strict),
     .target(name: "DripperTesting", dependencies: ["Dripper"], swiftSettings: strict),
     .testTarget(name: "DripperTests", dependencies: ["Dripper", "DripperTesting"], swiftSettings: strict),
     .testTarget(name: "DripperTestingTests", dependencies: ["DripperTesting"], swiftSettings: strict),
+    .target(name: "REPLSupport", path: "Samples/REPLSupport", swiftSettings: strict),
     .executableTarget(
-      name: "CounterREPL", dependencies: ["Dripper"], path: "Samples/CounterREPL", swiftSettings: strict),
-    .testTarget(name: "CounterREPLTests", dependencies: ["CounterREPL"], swiftSettings: strict),
+      name: "CounterREPL", dependencies: ["Dripper", "REPLSupport"], path: "Samples/CounterREPL",
+      swiftSettings: strict),
+    .testTarget(
+      name: "CounterREPLTests", dependencies: ["CounterREPL", "REPLSupport"], swiftSettings: strict),
+    .executableTarget(
+      name: "TodosREPL", dependencies: ["Dripper", "REPLSupport"], path: "Samples/TodosREPL",
+      swiftSettings: strict),
+    .testTarget(
+      name: "TodosREPLTests", dependencies: ["TodosREPL", "REPLSupport", "DripperTesting"],
+      swiftSettings: strict),
     .executableTarget(
       name: "dripper-bench", dependencies: ["Dripper"], path: "Benchmarks", swiftSettings: strict),
   ]

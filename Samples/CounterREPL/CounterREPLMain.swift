@@ -1,3 +1,5 @@
+import REPLSupport
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -10,7 +12,7 @@
 @main
 enum CounterREPLMain {
   static func main() async {
-    let console = Console.standard
+    let console = Console.standard(prompt: "counter> ")
     switch Options.parse(CommandLine.arguments.dropFirst()) {
     case .failure(let error):
       console.error("error: \(error)")

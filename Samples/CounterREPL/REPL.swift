@@ -1,4 +1,5 @@
 import Dripper
+import REPLSupport
 
 /// A session: reads commands, pours their actions into a Station, and writes a line per state
 /// change.

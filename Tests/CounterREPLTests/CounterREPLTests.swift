@@ -1,4 +1,5 @@
 import Dripper
+import REPLSupport
 import Synchronization
 import Testing
 
@@ -11,7 +12,7 @@ final class CapturedConsole: Sendable {
 
   func console(interactive: Bool = false) -> Console {
     Console(
-      isInteractive: interactive,
+      prompt: "counter> ", isInteractive: interactive,
       output: { [self] text in output.withLock { $0 += text } },
       error: { [self] text in errors.withLock { $0 += text } })
   }

@@ -78,6 +78,8 @@ package enum Dump {
     case let text as Substring: return .leaf(quoted(String(text)))
     case let character as Character: return .leaf(quoted(String(character)))
     case is any Numeric, is Bool, is Duration: return .leaf(String(describing: value))
+    case let id as UniqueID: return .leaf(id.uuidString)
+    case let timestamp as Timestamp: return .leaf(timestamp.description)
     default: break
     }
     let mirror = Mirror(reflecting: value)

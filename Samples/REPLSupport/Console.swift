@@ -8,65 +8,72 @@ import Synchronization
   import Darwin
 #endif
 
-/// Where the REPL writes: standard output and standard error, or, in tests, memory.
+/// Where a REPL writes: standard output and standard error, or, in tests, memory.
 ///
-/// In an interactive session it keeps track of the prompt, so that a state line arriving while
-/// the user types (a random number, a fact) is written above the prompt rather than across it.
-final class Console: Sendable {
-  static let prompt = "counter> "
-
-  let isInteractive: Bool
+/// In an interactive session it keeps track of the prompt, so that a line arriving while the user
+/// types (a result an effect delivered) is written above the prompt rather than across it.
+public final class Console: Sendable {
+  /// Whether a person types at a terminal: then the REPL shows a prompt.
+  public let isInteractive: Bool
+  /// Whether output may use ANSI colors: standard output is a terminal and `NO_COLOR` is unset.
+  public let usesColor: Bool
+  private let prompt: String
   private let writeOutput: @Sendable (String) -> Void
   private let writeError: @Sendable (String) -> Void
   private let isAtPrompt = Mutex(false)
 
-  init(
-    isInteractive: Bool, output: @escaping @Sendable (String) -> Void,
+  /// A console that writes through closures, for tests.
+  public init(
+    prompt: String, isInteractive: Bool, usesColor: Bool = false,
+    output: @escaping @Sendable (String) -> Void,
     error: @escaping @Sendable (String) -> Void
   ) {
+    self.prompt = prompt
     self.isInteractive = isInteractive
+    self.usesColor = usesColor
     self.writeOutput = output
     self.writeError = error
   }
 
   /// The process's standard output and error; interactive when standard input is a terminal.
-  static var standard: Console {
+  public static func standard(prompt: String) -> Console {
     Console(
-      isInteractive: isatty(STDIN_FILENO) == 1,
+      prompt: prompt, isInteractive: isatty(STDIN_FILENO) == 1,
+      usesColor: isatty(STDOUT_FILENO) == 1 && getenv("NO_COLOR") == nil,
       output: { write($0, to: STDOUT_FILENO) },
       error: { write($0, to: STDERR_FILENO) })
   }
 
   /// Writes a line to standard output.
-  func line(_ text: String) {
+  public func line(_ text: String) {
     writeOutput(text + "\n")
   }
 
   /// Writes a line to standard error.
-  func error(_ text: String) {
+  public func error(_ text: String) {
     writeError(text + "\n")
   }
 
-  /// Writes a state line, which may arrive at any time.
-  func stateLine(_ text: String) {
+  /// Writes a line that may arrive at any time, such as a state an effect changed.
+  public func stateLine(_ text: String) {
     let atPrompt = isAtPrompt.withLock { $0 }
     if atPrompt {
       // Erase the prompt, write the line, and put the prompt back.
-      writeOutput("\r\u{1B}[2K" + text + "\n" + Self.prompt)
+      writeOutput("\r\u{1B}[2K" + text + "\n" + prompt)
     } else {
       writeOutput(text + "\n")
     }
   }
 
   /// Shows the prompt, in an interactive session.
-  func showPrompt() {
+  public func showPrompt() {
     guard isInteractive else { return }
     isAtPrompt.withLock { $0 = true }
-    writeOutput(Self.prompt)
+    writeOutput(prompt)
   }
 
   /// The user has entered a line.
-  func leavePrompt() {
+  public func leavePrompt() {
     isAtPrompt.withLock { $0 = false }
   }
 

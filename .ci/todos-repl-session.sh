@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Pipes a scripted session through TodosREPL, with a save, a load and a corrupt file, and checks
+# its output, errors, exit status and saved file.
+set -euo pipefail
+binary=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+check() {  # check NAME EXPECTED-FILE ACTUAL-FILE
+  if ! diff -u "$2" "$3"; then
+    printf 'FAILED: %s differs from what was expected (diff above)\n' "$1" >&2
+    exit 1
+  fi
+}
+
+printf '{ this is not a todo list' > "$work/corrupt.json"
+cat > "$work/input" <<EOF_INPUT
+add Buy milk
+add Call mom
+toggle 1
+edit 2
+text Call dad
+commit
+save
+clear-done
+load $work/corrupt.json
+load $work/missing.json
+toggle 7
+filter done
+undo
+load
+search mil
+wait
+frobnicate
+EOF_INPUT
+
+status=0
+"$binary" --file "$work/todos.json" < "$work/input" > "$work/output" 2> "$work/errors" || status=$?
+[ "$status" -eq 0 ] || { echo "FAILED: TodosREPL exited with $status" >&2; exit 1; }
+
+cat > "$work/expected-output" <<EOF_OUTPUT
+1. [ ] Buy milk
+1 todo, 0 done
+1. [ ] Buy milk
+2. [ ] Call mom
+2 todos, 0 done
+1. [x] Buy milk
+2. [ ] Call mom
+2 todos, 1 done
+1. [x] Buy milk
+2. [ ] Call mom
+2 todos, 1 done
+editing 2: "Call mom" (text TITLE, then commit or discard)
+1. [x] Buy milk
+2. [ ] Call mom
+2 todos, 1 done
+editing 2: "Call dad" (text TITLE, then commit or discard)
+1. [x] Buy milk
+2. [ ] Call dad
+2 todos, 1 done
+saved 2 todos to $work/todos.json
+1. [ ] Call dad
+1 todo, 0 done
+(no todos to show)
+1 todo, 0 done · showing done
+1. [x] Buy milk
+2 todos, 1 done · showing done
+loaded 2 todos from $work/todos.json
+1. [x] Buy milk
+2 todos, 1 done · showing done · search "mil"
+EOF_OUTPUT
+cat > "$work/expected-errors" <<EOF_ERRORS
+error: $work/corrupt.json is not a todo list: the file is not valid JSON
+error: no file at $work/missing.json
+error: no todo number 7: the list shows 1 to 1
+error: unknown command 'frobnicate'; type 'help' for the list
+EOF_ERRORS
+check "standard output" "$work/expected-output" "$work/output"
+check "standard error" "$work/expected-errors" "$work/errors"
+grep -q '"title" : "Call dad"' "$work/todos.json" || { echo "FAILED: the saved file lacks the renamed todo" >&2; exit 1; }
+ls "$work" | grep -q '\.tmp-' && { echo "FAILED: a temporary file was left behind" >&2; exit 1; }
+
+status=0
+"$binary" --nope < /dev/null > /dev/null 2> "$work/errors" || status=$?
+[ "$status" -eq 2 ] || { echo "FAILED: a bad flag exited with $status, not 2" >&2; exit 1; }
+echo "TodosREPL session: output, errors, saved file and exit status as expected"

@@ -1,0 +1,35 @@
+/// How the Todos REPL shows the list.
+enum Rendering {
+  /// The visible todos, numbered, with a summary line and the editor, if open.
+  static func view(of state: Todos.State, colors: Bool) -> String {
+    let visible = state.visible
+    var lines: [String] = []
+    for (index, row) in visible.enumerated() {
+      let box = row.isDone ? (colors ? "\u{1B}[32m[x]\u{1B}[0m" : "[x]") : "[ ]"
+      let title = row.isDone && colors ? "\u{1B}[2m\(row.title)\u{1B}[0m" : row.title
+      lines.append("\(index + 1). \(box) \(title)")
+    }
+    if visible.isEmpty { lines.append(state.rows.isEmpty ? "(no todos)" : "(no todos to show)") }
+    let done = state.rows.count { $0.isDone }
+    var summary = "\(state.rows.count) \(state.rows.count == 1 ? "todo" : "todos"), \(done) done"
+    if state.filter != .all { summary += " · showing \(state.filter.rawValue)" }
+    if !state.search.isEmpty { summary += " · search \"\(state.search)\"" }
+    lines.append(summary)
+    if let editor = state.editor, let position = visible.firstIndex(where: { $0.id == editor.rowID }) {
+      lines.append("editing \(position + 1): \"\(editor.draft)\" (text TITLE, then commit or discard)")
+    } else if let editor = state.editor {
+      lines.append("editing a hidden todo: \"\(editor.draft)\" (text TITLE, then commit or discard)")
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  /// The list of commands.
+  static var help: String {
+    let width = Command.summary.map(\.spelling.count).max() ?? 0
+    return
+      (["Commands:"]
+      + Command.summary.map {
+        "  " + $0.spelling + String(repeating: " ", count: width - $0.spelling.count + 2) + $0.meaning
+      }).joined(separator: "\n")
+  }
+}

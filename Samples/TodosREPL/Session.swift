@@ -1,0 +1,128 @@
+import Dripper
+import REPLSupport
+
+/// A Todos session: reads commands, pours their actions, writes the list each time it changes.
+struct Session {
+  let console: Console
+  /// Where `save` and `load` go without a path.
+  let defaultPath: String
+  /// Changes the Station's dependencies: a test clock, predictable ids.
+  let dependencies: @Sendable (inout DependencyValues) -> Void
+
+  /// Runs until `quit` or the end of `lines`, then cancels what still runs.
+  func run(_ lines: some AsyncSequence<String, Never>) async {
+    let console = self.console
+    let colors = console.usesColor
+    // Writes the list each time a reduction changes what it shows, whatever caused it.
+    let printer = DripperObserver<Todos.State, Todos.Action>(didReduce: { transition in
+      let shown = Rendering.view(of: transition.new, colors: colors)
+      if shown != Rendering.view(of: transition.old, colors: colors) { console.stateLine(shown) }
+    })
+    let station = Station(initialState: Todos.State(), observers: [printer]) {
+      Todos()
+    } withDependencies: {
+      dependencies(&$0)
+    }
+    if console.isInteractive {
+      console.line("Todos REPL: type 'help' for the commands, 'quit' to leave.")
+      console.line(Rendering.view(of: await station.state, colors: colors))
+    }
+    var pending: [PourTask] = []
+    console.showPrompt()
+    for await line in lines {
+      console.leavePrompt()
+      let command: Command
+      switch Command.parse(line) {
+      case .failure(let error):
+        console.error("error: \(error)")
+        console.showPrompt()
+        continue
+      case .success(let parsed):
+        command = parsed
+      }
+      if command == .quit { break }
+      switch await execute(command, on: station, pending: &pending) {
+      case .failure(let error): console.error("error: \(error)")
+      case .success(let message?): console.line(message)
+      case .success(nil): break
+      }
+      // The reduction, and the list it writes, happen before the next command is read.
+      _ = await station.state
+      console.showPrompt()
+    }
+    if console.isInteractive { console.line("") }
+    for task in pending { task.cancel() }
+    for task in pending { await task.finish() }
+  }
+
+  /// Does one command; returns a message to show, or why it could not be done.
+  private func execute(
+    _ command: Command, on station: StationOf<Todos>, pending: inout [PourTask]
+  ) async -> Result<String?, CommandError> {
+    let state = await station.state
+    func row(_ number: Int) -> Result<Row.State, CommandError> {
+      let visible = state.visible
+      guard number <= visible.count else {
+        return .failure(
+          CommandError(
+            "no todo number \(number): the list shows \(visible.isEmpty ? "none" : "1 to \(visible.count)")"))
+      }
+      return .success(visible[number - 1])
+    }
+    func pour(_ action: Todos.Action) -> Result<String?, CommandError> {
+      station.pour(action)
+      return .success(nil)
+    }
+    func editing(_ action: Editor.Action) -> Result<String?, CommandError> {
+      guard state.editor != nil else {
+        return .failure(CommandError("nothing is being edited; use 'edit N' first"))
+      }
+      return pour(.editor(action))
+    }
+
+    switch command {
+    case .add(let title): return pour(.add(title))
+    case .toggle(let number): return row(number).flatMap { pour(.rows(.element(id: $0.id, action: .toggle))) }
+    case .rename(let number, let title):
+      return row(number).flatMap { pour(.rows(.element(id: $0.id, action: .rename(title)))) }
+    case .remove(let number): return row(number).flatMap { pour(.remove($0.id)) }
+    case .edit(let number): return row(number).flatMap { pour(.edit($0.id)) }
+    case .text(let draft): return editing(.setDraft(draft))
+    case .commit: return editing(.commit)
+    case .discard: return editing(.discard)
+    case .clearDone: return pour(.clearDone)
+    case .filter(let filter): return pour(.setFilter(filter))
+    case .search(let query):
+      pending.append(station.pour(.queryChanged(query)))
+      return .success(nil)
+    case .undo:
+      return state.history.canUndo ? pour(.undo) : .failure(CommandError("nothing to undo"))
+    case .redo:
+      return state.history.canRedo ? pour(.redo) : .failure(CommandError("nothing to redo"))
+    case .list:
+      return .success(Rendering.view(of: state, colors: console.usesColor))
+    case .save(let path):
+      let path = path ?? defaultPath
+      return Persistence.save(state.document, to: path)
+        .map { "saved \(state.rows.count) \(state.rows.count == 1 ? "todo" : "todos") to \(path)" }
+        .mapError { CommandError($0.message) }
+    case .load(let path):
+      let path = path ?? defaultPath
+      switch Persistence.load(from: path) {
+      case .failure(let error): return .failure(CommandError(error.message))
+      case .success(let document):
+        await station.pour(.replaceAll(document)).finish()
+        return .success(
+          "loaded \(document.todos.count) \(document.todos.count == 1 ? "todo" : "todos") from \(path)")
+      }
+    case .wait:
+      for task in pending { await task.finish() }
+      pending.removeAll()
+      return .success(nil)
+    case .help:
+      return .success(Rendering.help)
+    case .quit:
+      return .success(nil)
+    }
+  }
+}

@@ -1,0 +1,135 @@
+import Dripper
+
+/// A todo list built from small features: rows (`forEach`), an optional editor (`ifLet`), a filter,
+/// a search that waits for typing to pause (a debounced, cancel-in-flight effect on the clock), and
+/// undo and redo of the list.
+struct Todos: Dripper {
+  struct State: Equatable, Sendable {
+    var rows: IdentifiedArrayOf<Row.State> = []
+    var filter = Filter.all
+    /// The search as typed.
+    var query = ""
+    /// The search in force, once typing paused.
+    var search = ""
+    var editor: Editor.State?
+    var history = History<IdentifiedArrayOf<Row.State>>(limit: 100)
+
+    /// The rows shown: through the filter and the search.
+    var visible: [Row.State] {
+      rows.filter { row in
+        filter.includes(row) && (search.isEmpty || row.title.lowercased().contains(search.lowercased()))
+      }
+    }
+
+    /// What is saved: the todos.
+    var document: Document { Document(todos: Array(rows)) }
+  }
+
+  enum Filter: String, CaseIterable, Equatable, Sendable {
+    case all
+    case active
+    case done
+
+    func includes(_ row: Row.State) -> Bool {
+      switch self {
+      case .all: true
+      case .active: !row.isDone
+      case .done: row.isDone
+      }
+    }
+  }
+
+  enum Action: Equatable, Sendable {
+    case add(String)
+    case rows(IdentifiedAction<UniqueID, Row.Action>)
+    case remove(UniqueID)
+    case clearDone
+    case setFilter(Filter)
+    case queryChanged(String)
+    case searchApplied(String)
+    case edit(UniqueID)
+    case editor(Editor.Action)
+    case replaceAll(Document)
+    case undo
+    case redo
+  }
+
+  /// How long the search waits for typing to pause.
+  static let searchDelay = Duration.milliseconds(300)
+
+  struct SearchID: Hashable, Sendable {}
+
+  @Dependency(\.uuid) var uuid
+  @Dependency(\.clock) var clock
+
+  var body: some DripperOf<Self> {
+    Drip { state, action in
+      switch action {
+      case .add(let title):
+        state.rows.append(Row.State(id: uuid(), title: title))
+        return .none
+      case .rows:
+        return .none
+      case .remove(let id):
+        state.rows.remove(id: id)
+        if state.editor?.rowID == id { state.editor = nil }
+        return .none
+      case .clearDone:
+        state.rows.removeAll { $0.isDone }
+        return .none
+      case .setFilter(let filter):
+        state.filter = filter
+        return .none
+      case .queryChanged(let query):
+        state.query = query
+        return .send(.searchApplied(query)).debounce(id: SearchID(), for: Self.searchDelay, clock: clock)
+      case .searchApplied(let query):
+        state.search = query
+        return .none
+      case .edit(let id):
+        guard let row = state.rows[id: id] else { return .none }
+        state.editor = Editor.State(rowID: id, draft: row.title)
+        return .none
+      case .editor(.commit):
+        if let editor = state.editor { state.rows[id: editor.rowID]?.title = editor.draft }
+        state.editor = nil
+        return .none
+      case .editor(.discard):
+        state.editor = nil
+        return .none
+      case .editor:
+        return .none
+      case .replaceAll(let document):
+        state.rows = IdentifiedArray(document.todos)
+        state.editor = nil
+        return .none
+      case .undo, .redo:
+        state.editor = nil
+        return .none
+      }
+    }
+    .ifLet(\.editor, action: .editor) { Editor() }
+    .forEach(\.rows, action: .rows) { Row() }
+    .undoable(\.rows, history: \.history, undo: .undo, redo: .redo)
+  }
+}
+
+extension CasePath<Todos.Action, Editor.Action> {
+  static var editor: Self { Self(Todos.Action.editor) { if case .editor(let a) = $0 { a } else { nil } } }
+}
+
+extension CasePath<Todos.Action, IdentifiedAction<UniqueID, Row.Action>> {
+  static var rows: Self { Self(Todos.Action.rows) { if case .rows(let a) = $0 { a } else { nil } } }
+}
+
+extension CasePath<Todos.Action, Void> {
+  static var undo: Self { Self({ Todos.Action.undo }) { if case .undo = $0 { () } else { nil } } }
+  static var redo: Self { Self({ Todos.Action.redo }) { if case .redo = $0 { () } else { nil } } }
+}
+
+/// The saved form of a todo list.
+struct Document: Equatable, Codable, Sendable {
+  /// The format's version: a file of a later version is refused rather than misread.
+  var version = 1
+  var todos: [Row.State]
+}

@@ -1,0 +1,55 @@
+import REPLSupport
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `swift run TodosREPL [--file PATH]`: a todo list composed of small features, in the terminal.
+@main
+enum TodosREPLMain {
+  static func main() async {
+    let console = Console.standard(prompt: "todos> ")
+    switch Options.parse(CommandLine.arguments.dropFirst()) {
+    case .failure(let error):
+      console.error("error: \(error)")
+      console.error(Options.usage)
+      exit(2)
+    case .success(let options) where options.showHelp:
+      console.line(Options.usage)
+      console.line(Rendering.help)
+    case .success(let options):
+      let session = Session(console: console, defaultPath: options.file ?? Persistence.defaultPath) { _ in }
+      await session.run(StandardInput.lines())
+    }
+  }
+}
+
+/// The command line's options.
+struct Options: Equatable {
+  /// Where `save` and `load` go without a path.
+  var file: String?
+  var showHelp = false
+
+  static let usage = "usage: TodosREPL [--file PATH] [--help]"
+
+  static func parse(_ arguments: some Sequence<String>) -> Result<Options, CommandError> {
+    var options = Options()
+    var arguments = arguments.makeIterator()
+    while let argument = arguments.next() {
+      switch argument {
+      case "--help", "-h":
+        options.showHelp = true
+      case "--file":
+        guard let path = arguments.next(), !path.isEmpty else {
+          return .failure(CommandError("'--file' needs a path"))
+        }
+        options.file = path
+      default:
+        return .failure(CommandError("unknown option '\(argument)'"))
+      }
+    }
+    return .success(options)
+  }
+}
