@@ -123,8 +123,8 @@ extension CasePath<Todos.Action, IdentifiedAction<UniqueID, Row.Action>> {
 }
 
 extension CasePath<Todos.Action, Void> {
-  static var undo: Self { Self({ Todos.Action.undo }) { if case .undo = $0 { () } else { nil } } }
-  static var redo: Self { Self({ Todos.Action.redo }) { if case .redo = $0 { () } else { nil } } }
+  static var undo: Self { Self({ Todos.Action.undo }, extract: { if case .undo = $0 { () } else { nil } }) }
+  static var redo: Self { Self({ Todos.Action.redo }, extract: { if case .redo = $0 { () } else { nil } }) }
 }
 
 /// The saved form of a todo list.
