@@ -19,6 +19,7 @@ let package = Package(
     .library(name: "DripperTesting", targets: ["DripperTesting"]),
     .executable(name: "CounterREPL", targets: ["CounterREPL"]),
     .executable(name: "TodosREPL", targets: ["TodosREPL"]),
+    .executable(name: "JobQueue", targets: ["JobQueue"]),
   ],
   targets: [
     .target(name: "Dripper", swiftSettings: strict),
@@ -37,6 +38,10 @@ let package = Package(
     .testTarget(
       name: "TodosREPLTests", dependencies: ["TodosREPL", "REPLSupport", "DripperTesting"],
       swiftSettings: strict),
+    .executableTarget(
+      name: "JobQueue", dependencies: ["Dripper"], path: "Samples/JobQueue", swiftSettings: strict),
+    .testTarget(
+      name: "JobQueueTests", dependencies: ["JobQueue", "DripperTesting"], swiftSettings: strict),
     .executableTarget(
       name: "dripper-bench", dependencies: ["Dripper"], path: "Benchmarks", swiftSettings: strict),
   ]

@@ -1,0 +1,182 @@
+import Dripper
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `swift run JobQueue --jobs 10000 --workers 8 --failure-rate 0.1 --seed 42`: the JobQueue service
+/// driven by many concurrent clients, with a progress bar and a summary.
+@main
+enum JobQueueMain {
+  static func main() async {
+    let options: Options
+    switch Options.parse(CommandLine.arguments.dropFirst()) {
+    case .failure(let error):
+      writeError("error: \(error)\n\(Options.usage)\n")
+      exit(2)
+    case .success(let parsed) where parsed.showHelp:
+      print(Options.usage)
+      return
+    case .success(let parsed):
+      options = parsed
+    }
+    let seed = options.seed ?? UInt64.random(in: 0...UInt64.max)
+    let station = Station(
+      initialState: JobQueue.State(
+        workers: options.workers, retry: RetryPolicy(maximumAttempts: options.attempts),
+        startsPerSecond: options.startsPerSecond)
+    ) {
+      JobQueue()
+    } withDependencies: {
+      $0.jobRunner = .simulated(
+        failureRate: options.failureRate, seed: seed, work: .milliseconds(1)...(.milliseconds(3)),
+        clock: ContinuousClock())
+      $0.random = .seeded(seed)
+    }
+    let interruption = Task { await shutDownOnInterrupt(station) }
+    print(
+      "JobQueue: \(options.jobs) jobs, \(options.workers) workers, failure rate \(options.failureRate), seed \(seed)"
+    )
+    let started = ContinuousClock.now
+    let progress = Task { await Progress.report(station, total: options.jobs) }
+
+    // The clients: each submits its share of the jobs, concurrently with the others.
+    await withTaskGroup(of: Void.self) { group in
+      for client in 0..<options.clients {
+        group.addTask {
+          for (index, job) in stride(from: client, to: options.jobs, by: options.clients).enumerated() {
+            station.pour(.submit(job))
+            if index.isMultiple(of: 32) { await Task.yield() }
+          }
+        }
+      }
+    }
+    for await ended in station.observe(\.metrics.ended) where ended >= options.jobs { break }
+    progress.cancel()
+    await progress.value
+    interruption.cancel()
+    let elapsed = ContinuousClock.now - started
+    print(
+      Progress.summary(
+        await station.metrics, jobs: options.jobs, elapsed: elapsed, attempts: options.attempts))
+    exit(interruptRequested.load(ordering: .relaxed) ? 130 : 0)
+  }
+
+  /// On SIGINT (Ctrl-C), cancels the jobs in flight instead of ending the process: the signal
+  /// handler only sets a flag (all a handler may safely do), which this task watches.
+  private static func shutDownOnInterrupt(_ station: StationOf<JobQueue>) async {
+    signal(SIGINT) { _ in interruptRequested.store(true, ordering: .relaxed) }
+    while !Task.isCancelled {
+      if interruptRequested.load(ordering: .relaxed) {
+        station.pour(.shutdown)
+        return
+      }
+      try? await Task.sleep(for: .milliseconds(50))
+    }
+  }
+}
+
+/// Set by the SIGINT handler.
+let interruptRequested = Atomic<Bool>(false)
+
+func writeError(_ text: String) {
+  var bytes = Array(text.utf8)
+  _ = bytes.withUnsafeMutableBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+}
+
+/// The command line's options.
+struct Options: Equatable {
+  var jobs = 1000
+  var workers = 8
+  var failureRate = 0.1
+  var seed: UInt64?
+  var clients = 16
+  var startsPerSecond: Int?
+  var attempts = 3
+  var showHelp = false
+
+  static let usage = """
+    usage: JobQueue [--jobs N] [--workers N] [--failure-rate F] [--seed N] [--clients N] [--rate N] [--attempts N]
+      --jobs N          jobs to run (default 1000)
+      --workers N       jobs at a time (default 8)
+      --failure-rate F  chance that an attempt fails, from 0 to 1 (default 0.1)
+      --seed N          makes outcomes repeatable: two runs give the same counts
+      --clients N       concurrent tasks submitting the jobs (default 16)
+      --rate N          most jobs started per second (default: no limit)
+      --attempts N      attempts per job, the first included (default 3)
+    """
+
+  static func parse(_ arguments: some Sequence<String>) -> Result<Options, OptionError> {
+    var options = Options()
+    var arguments = arguments.makeIterator()
+    func count(_ flag: String, minimum: Int, maximum: Int = 10_000_000) -> Result<Int, OptionError> {
+      guard let text = arguments.next() else { return .failure(OptionError("'\(flag)' needs a number")) }
+      guard let value = Int(text), value >= minimum, value <= maximum else {
+        return .failure(
+          OptionError(
+            "'\(flag)' needs a whole number from \(minimum) to \(maximum), not '\(text.prefix(20))'"))
+      }
+      return .success(value)
+    }
+    while let argument = arguments.next() {
+      switch argument {
+      case "--help", "-h": options.showHelp = true
+      case "--jobs":
+        switch count("--jobs", minimum: 0) {
+        case .success(let value): options.jobs = value
+        case .failure(let error): return .failure(error)
+        }
+      case "--workers":
+        switch count("--workers", minimum: 1, maximum: 1_000) {
+        case .success(let value): options.workers = value
+        case .failure(let error): return .failure(error)
+        }
+      case "--clients":
+        switch count("--clients", minimum: 1, maximum: 1_000) {
+        case .success(let value): options.clients = value
+        case .failure(let error): return .failure(error)
+        }
+      case "--rate":
+        switch count("--rate", minimum: 1) {
+        case .success(let value): options.startsPerSecond = value
+        case .failure(let error): return .failure(error)
+        }
+      case "--attempts":
+        switch count("--attempts", minimum: 1, maximum: 20) {
+        case .success(let value): options.attempts = value
+        case .failure(let error): return .failure(error)
+        }
+      case "--failure-rate":
+        guard let text = arguments.next() else {
+          return .failure(OptionError("'--failure-rate' needs a number"))
+        }
+        guard let rate = Double(text), (0...1).contains(rate) else {
+          return .failure(
+            OptionError("'--failure-rate' needs a number from 0 to 1, not '\(text.prefix(20))'"))
+        }
+        options.failureRate = rate
+      case "--seed":
+        guard let text = arguments.next() else { return .failure(OptionError("'--seed' needs a number")) }
+        guard let seed = UInt64(text) else {
+          return .failure(OptionError("'--seed' needs a whole number from 0, not '\(text.prefix(20))'"))
+        }
+        options.seed = seed
+      default:
+        return .failure(OptionError("unknown option '\(argument.prefix(40))'"))
+      }
+    }
+    return .success(options)
+  }
+}
+
+/// Why the command line is wrong, in one line.
+struct OptionError: Error, Equatable, CustomStringConvertible {
+  let message: String
+
+  init(_ message: String) { self.message = message }
+
+  var description: String { message }
+}
