@@ -248,6 +248,8 @@ public final actor StateHandler<State: Sendable, Action: Sendable> {
   @usableFromInline
   nonisolated func stationReleased() {
     effects.close()
+    publishers.finishAll()
+    events.finishAll()
     onEnd?()
   }
 
@@ -286,6 +288,7 @@ extension StateHandler: StateSource {
     _ continuation: AsyncStream<Value>.Continuation, key: SliceKey?,
     slice: @escaping @Sendable (State) -> Value, isDuplicate: (@Sendable (Value, Value) -> Bool)?
   ) {
+    guard !effects.isClosed else { return continuation.finish() }
     drainMailbox()
     let (number, group) = publishers.group(key: key, slice: slice, isDuplicate: isDuplicate)
     let current = group.current(computingFrom: currentState)

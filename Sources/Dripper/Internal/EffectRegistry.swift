@@ -19,6 +19,7 @@ final class EffectRegistry: Sendable {
   @usableFromInline
   var hasLiveGroups: Bool { liveGroups.load(ordering: .acquiring) > 0 }
 
+  @usableFromInline
   var isClosed: Bool { closed.load(ordering: .acquiring) }
 
   /// Runs `body` under the lock, then acts on what it decided.

@@ -26,6 +26,7 @@ final class EventPublisher: Sendable {
   private struct Listeners {
     var all: [UInt64: @Sendable (any Sendable) -> Void] = [:]
     var snapshot: [@Sendable (any Sendable) -> Void] = []
+    var finishers: [UInt64: @Sendable () -> Void] = [:]
     var next: UInt64 = 0
   }
 
@@ -48,12 +49,14 @@ final class EventPublisher: Sendable {
       listeners.all[listeners.next] = { event in
         if let event = event as? Event { continuation.yield(event) }
       }
+      listeners.finishers[listeners.next] = { continuation.finish() }
       listeners.snapshot = Array(listeners.all.values)
       return listeners.next
     }
     continuation.onTermination = { [self] _ in
       listeners.withLock { listeners in
         listeners.all[number] = nil
+        listeners.finishers[number] = nil
         listeners.snapshot = Array(listeners.all.values)
       }
     }
@@ -61,4 +64,13 @@ final class EventPublisher: Sendable {
   }
 
   var listenerCount: Int { listeners.withLock { $0.all.count } }
+
+  /// Ends every listener's stream: the Station is gone.
+  func finishAll() {
+    let finishers = listeners.withLock { listeners in
+      defer { listeners = Listeners() }
+      return Array(listeners.finishers.values)
+    }
+    for finish in finishers { finish() }
+  }
 }

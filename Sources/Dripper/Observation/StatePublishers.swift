@@ -131,6 +131,20 @@ final class SliceGroup<Input: Sendable, Value: Sendable>: Sendable {
 
   var watcherCount: Int { members.withLock { $0.continuations.count } }
 
+  /// Ends every watcher's stream: the Station is gone.
+  func finishAll() {
+    let continuations = members.withLock { members in
+      defer {
+        members.continuations.removeAll()
+        members.snapshot.removeAll()
+        members.dependents.removeAll()
+        members.dependentSnapshot.removeAll()
+      }
+      return Array(members.continuations.values)
+    }
+    for continuation in continuations { continuation.finish() }
+  }
+
   @usableFromInline
   var isEmpty: Bool { members.withLock { $0.isEmpty } }
 
@@ -238,6 +252,18 @@ final class StatePublishers<State: Sendable>: Sendable {
     }
   }
 
+  /// Ends every stream of the Station's state: the Station is gone.
+  func finishAll() {
+    let groups = registry.withLock { registry in
+      defer {
+        registry = Registry()
+        groupCount.store(0, ordering: .relaxed)
+      }
+      return Array(registry.groups.values)
+    }
+    for group in groups { (group as? any Finishing)?.finishAll() }
+  }
+
   /// The number of groups, for tests.
   var count: Int { groupCount.load(ordering: .relaxed) }
 }
@@ -285,3 +311,10 @@ private enum WatcherMembership {
   case added(UInt64)
   case ended
 }
+
+/// A group whose watchers' streams can be ended.
+protocol Finishing: AnyObject {
+  func finishAll()
+}
+
+extension SliceGroup: Finishing {}

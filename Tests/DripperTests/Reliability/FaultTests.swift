@@ -1,0 +1,195 @@
+import Synchronization
+import Testing
+
+@testable import Dripper
+
+@Suite struct FaultTests {
+  @Test func throwingEffectsAreReportedAndOthersCarryOn() async {
+    struct Boom: Error {}
+    let failures = Recorder<String>()
+    let station = Station(
+      initialState: Runner.State(),
+      observers: [
+        DripperObserver(
+          effect: { if case .failed(let error) = $0.kind { failures.append("\(error)") } },
+          diagnostic: { failures.append($0.kind == .uncaughtError ? "reported" : "other") })
+      ]
+    ) { Runner() }
+    let effects = (0..<100).map { index in
+      Effect<Runner.Action>.run { pour in
+        if index.isMultiple(of: 3) { throw Boom() }
+        await pour(.record("\(index)"))
+      }
+    }
+    await station.pour(.run(.merge(effects))).finish()
+    #expect(await station.log.count == 66)
+    #expect(failures.all.filter { $0 == "Boom()" }.count == 34)
+    #expect(failures.all.filter { $0 == "reported" }.count == 34)
+  }
+
+  @Test func anEffectThatIgnoresCancellationForAWhileIsWaitedFor() async {
+    let station = Station(initialState: Runner.State()) { Runner() }
+    let started = Gate()
+    let release = Gate()
+    let stubborn = Effect<Runner.Action>.run { pour in
+      started.open()
+      await release.wait()  // ignores cancellation until released
+      await pour(.record("after cancellation"))  // dropped: the effect is cancelled
+    }
+    let task = station.pour(.run(stubborn))
+    await started.wait()
+    task.cancel()
+    let finishing = Task { await task.finish() }
+    release.open()
+    await finishing.value
+    #expect(await station.log == [])
+    #expect(station.rootHandler!.effects.snapshot.isEmpty)
+  }
+
+  @Test func poursFromDeepInsideDetachedTasksAfterTheStationIsGoneAreReported() async {
+    let sink = DiagnosticsSink()
+    let escaped = Mutex<Pour<Runner.Action>?>(nil)
+    var station: StationOf<Runner>? = Station(initialState: Runner.State()) {
+      Runner()
+    } withDependencies: {
+      sink.install(&$0)
+    }
+    await station!.pour(.run(.run { pour in escaped.withLock { $0 = pour } })).finish()
+    let handler = station!.rootHandler!
+    station = nil
+    let pour = escaped.withLock { $0 }!
+    await Task.detached {
+      await Task.detached {
+        await withTaskGroup(of: Void.self) { group in
+          for index in 0..<10 { group.addTask { await pour(.record("\(index)")) } }
+        }
+      }.value
+    }.value
+    #expect(sink.all.count == 10)
+    #expect(sink.all.allSatisfy { $0.kind == .droppedPour })
+    #expect(await handler.state.log.isEmpty)
+  }
+
+  @Test func anEnormousMergeRunsEveryPart() async {
+    let station = Station(initialState: Runner.State()) { Runner() }
+    let count = scaled(10_000)
+    let effects = (0..<count).map { _ in Effect<Runner.Action>.run { pour in await pour(.record("x")) } }
+    await station.pour(.run(.merge(effects))).finish()
+    #expect(await station.log.count == count)
+    #expect(station.rootHandler!.effects.snapshot.isEmpty)
+  }
+
+  @Test func releasingAStationWithTenThousandEffectsInFlightCancelsThemAll() async {
+    let cancelled = Recorder<Int>()
+    let started = Recorder<Int>()
+    let count = scaled(10_000)
+    var station: StationOf<Runner>? = Station(initialState: Runner.State()) { Runner() }
+    let effects = (0..<count).map { index in
+      Effect<Runner.Action>.run { _ in
+        started.append(index)
+        await withTaskCancellationHandler {
+          try? await Task.sleep(for: .seconds(3_600))
+        } onCancel: {
+          cancelled.append(index)
+        }
+      }
+    }
+    weak let handler = station!.rootHandler
+    do {
+      let task = station!.pour(.run(.merge(effects)))
+      _ = await station!.state
+      station = nil
+      #expect(await bounded { await task.finish() } != nil)
+    }
+    // Every effect that started saw cancellation; the others never ran.
+    #expect(Set(cancelled.all) == Set(started.all))
+    // Once its effects' tasks are gone (and the PourTask, which refers to it), nothing keeps the
+    // handler alive.
+    let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+    while handler != nil, ContinuousClock.now < deadline { await Task.yield() }
+    #expect(handler == nil)
+  }
+}
+
+@Suite struct LifetimeTests {
+  /// Counts the instances alive.
+  final class Tracked: Sendable {
+    static let alive = Atomic(0)
+    init() { Self.alive.add(1, ordering: .relaxed) }
+    deinit { Self.alive.subtract(1, ordering: .relaxed) }
+  }
+
+  @Test func aReleasedStationFreesItsHandlerEffectsAndObserversContinuations() async {
+    let before = Tracked.alive.load(ordering: .relaxed)
+    weak var weakStation: StationOf<Runner>?
+    weak var weakHandler: StateHandler<Runner.State, Runner.Action>?
+    let statesEnded = Gate()
+    let eventsEnded = Gate()
+    do {
+      let station = Station(initialState: Runner.State()) { Runner() }
+      weakStation = station
+      weakHandler = station.rootHandler
+      let tracked = Tracked()
+      let started = Gate()
+      station.pour(
+        .run(
+          .run { _ in
+            withExtendedLifetime(tracked) {}
+            started.open()
+            try await Task.sleep(for: .seconds(3_600))
+          }))
+      await started.wait()
+      let states = station.states
+      let events = station.events(of: String.self)
+      Task {
+        for await _ in states {}
+        statesEnded.open()
+      }
+      Task {
+        for await _ in events {}
+        eventsEnded.open()
+      }
+      let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+      while station.rootHandler!.publishers.count == 0, ContinuousClock.now < deadline { await Task.yield() }
+    }
+    // The Station is gone: its observers' streams end, its effect is cancelled and freed.
+    #expect(weakStation == nil)
+    await statesEnded.wait()
+    await eventsEnded.wait()
+    // The effect's task ends once it has seen its cancellation; then nothing holds the handler.
+    let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+    while weakHandler != nil, ContinuousClock.now < deadline { await Task.yield() }
+    #expect(weakHandler == nil)
+    #expect(Tracked.alive.load(ordering: .relaxed) == before)
+  }
+
+  @Test func aDerivedValueKeepsItsStationAliveAndNothingMore() async {
+    weak var weakStation: StationOf<Runner>?
+    var derived: Derived<Int>?
+    do {
+      let station = Station(initialState: Runner.State()) { Runner() }
+      weakStation = station
+      derived = station.derived { $0.log.count }
+    }
+    #expect(weakStation != nil)
+    #expect(await derived?.value == 0)
+    derived = nil
+    #expect(weakStation == nil)
+  }
+
+  @Test func finishedSubscriptionsLeaveNoContinuationBehind() async {
+    let station = Station(initialState: Runner.State()) { Runner() }
+    for _ in 0..<100 {
+      var iterator = station.observe(\.log).makeAsyncIterator()
+      _ = await iterator.next()
+    }
+    station.pour(.record("x"))
+    _ = await station.state
+    #expect(station.rootHandler!.publishers.count == 0)
+  }
+}
+
+/// Runs `operation` with a bound of ten seconds; returns `nil` if it did not finish.
+func bounded<T: Sendable>(_ operation: @escaping @Sendable () async -> T) async -> T? {
+  await withTimeout(.seconds(10), operation)
+}
