@@ -53,6 +53,11 @@ public final class TestStation<State: Equatable & Sendable, Action: Sendable>: S
   ///   - dripper: The feature's logic.
   ///   - prepareDependencies: Changes the dependencies, which start from their test values.
   ///   - reporter: Where failures go: the running test framework by default.
+  ///   - fileID: Where the `TestStation` is made: failures found when it goes away are reported
+  ///     there.
+  ///   - filePath: The file where it is made.
+  ///   - line: The line where it is made.
+  ///   - column: The column where it is made.
   public init<D: Dripper<State, Action>>(
     initialState: State,
     @DripperBuilder<State, Action> dripper: () -> D,
@@ -151,8 +156,16 @@ public final class TestStation<State: Equatable & Sendable, Action: Sendable>: S
   /// Received actions come in the order effects poured them. In non-exhaustive mode, actions
   /// received before a matching one are skipped.
   ///
-  /// - Parameter timeout: How long to wait for an effect still running to pour it. If every effect
-  ///   has finished or waits on a test clock, nothing can arrive, and the failure is immediate.
+  /// - Parameters:
+  ///   - expected: The action an effect should pour next.
+  ///   - timeout: How long to wait for an effect still running to pour it. If every effect has
+  ///     finished or waits on a test clock, nothing can arrive, and the failure is immediate.
+  ///   - expectation: Changes a copy of the state before the action into the state expected after
+  ///     it; without it, the action must not change the state.
+  ///   - fileID: Where failures are reported: the call's file, by default.
+  ///   - filePath: The call's file.
+  ///   - line: The call's line.
+  ///   - column: The call's column.
   public func receive(
     _ expected: Action,
     timeout: Duration = .seconds(1),

@@ -3,7 +3,7 @@ import Synchronization
 /// A clock whose time moves only when you say so: the clock of deterministic tests.
 ///
 /// Give it to a Station as its ``DependencyValues/clock``, then move time with ``advance(by:)`` or
-/// ``run()``:
+/// ``run(limit:)``:
 ///
 /// ```swift
 /// let clock = TestClock()

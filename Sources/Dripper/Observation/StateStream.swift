@@ -1,6 +1,6 @@
 /// Values from a Station, as they change: the current value first, then each new one.
 ///
-/// ``Station/states``, ``Station/observe(_:)-(KeyPath<State,Value>&Sendable)`` and
+/// ``Station/states``, ``Station/observe(_:)-(KeyPath<State,Value>Sendable)`` and
 /// ``Derived/values`` return these:
 ///
 /// ```swift

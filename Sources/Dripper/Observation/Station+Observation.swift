@@ -8,7 +8,7 @@ extension Station {
   /// A slow consumer sees the latest state, not a backlog (use
   /// ``StateStream/buffering(_:)`` with `.unbounded` to see every one). A consumer of the whole state
   /// holds a copy of it, which makes the next change to a large array copy it: observe a slice with
-  /// ``observe(_:)-(KeyPath<State,Value>&Sendable)`` when that is all you need. A scoped Station's
+  /// ``observe(_:)-(KeyPath<State,Value>Sendable)`` when that is all you need. A scoped Station's
   /// states are its part of its parent's, delivered only when that part changes (when it is
   /// `Equatable`).
   @inlinable
