@@ -28,9 +28,9 @@ public func expectStates<D: Dripper>(
   column: UInt = #column
 ) async where D.State: Equatable {
   let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-  let states = Mutex<[D.State]>([])
+  let states = Lock<[D.State]>([])
   // Diagnostics arrive on the Station's tasks, where no test is current: report them at the end.
-  let diagnostics = Mutex<[Diagnostic]>([])
+  let diagnostics = Lock<[Diagnostic]>([])
   let recorder = DripperObserver<D.State, D.Action>(didReduce: { transition in
     if transition.new != transition.old { states.withLock { $0.append(transition.new) } }
   })

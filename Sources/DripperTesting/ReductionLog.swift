@@ -23,7 +23,7 @@ final class ReductionLog<State: Sendable, Action: Sendable>: Sendable {
     var nextWaiter: UInt64 = 0
   }
 
-  private let storage = Mutex(Storage())
+  private let storage = Lock(Storage())
 
   func append(_ reduction: Reduction<State, Action>) {
     let waiters = storage.withLock { storage in

@@ -32,8 +32,8 @@ public final class TestStation<State: Equatable & Sendable, Action: Sendable>: S
   private let log: ReductionLog<State, Action>
   private let reporter: FailureReporter
   private let origin: SourceLocation
-  private let progress: Mutex<Progress>
-  private let pendingDiagnostics = Mutex<[Diagnostic]>([])
+  private let progress: Lock<Progress>
+  private let pendingDiagnostics = Lock<[Diagnostic]>([])
 
   private struct Progress {
     /// The state as the test last asserted it.
@@ -73,7 +73,7 @@ public final class TestStation<State: Equatable & Sendable, Action: Sendable>: S
     self.log = log
     self.reporter = reporter
     self.origin = origin
-    self.progress = Mutex(Progress(expected: initialState, lastCall: origin))
+    self.progress = Lock(Progress(expected: initialState, lastCall: origin))
     self.station = Station(initialState: initialState) {
       RecordingDripper(base: base, log: log)
     } withDependencies: {
@@ -497,7 +497,7 @@ public struct TestStationTask: Sendable {
 
 /// Forwards the Station's diagnostics to the test, once the `TestStation` that reports them exists.
 final class DiagnosticForwarder: Sendable {
-  private let target = Mutex<(@Sendable (Diagnostic) -> Void)?>(nil)
+  private let target = Lock<(@Sendable (Diagnostic) -> Void)?>(nil)
 
   var forward: @Sendable (Diagnostic) -> Void {
     { [self] diagnostic in target.withLock { $0 }?(diagnostic) }

@@ -7,8 +7,8 @@ import Testing
 
 /// A console that writes to memory.
 final class CapturedConsole: Sendable {
-  private let output = Mutex("")
-  private let errors = Mutex("")
+  private let output = Lock("")
+  private let errors = Lock("")
 
   func console(interactive: Bool = false) -> Console {
     Console(

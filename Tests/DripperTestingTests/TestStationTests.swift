@@ -211,7 +211,7 @@ func mentions(_ text: String) -> @Sendable (Issue) -> Bool {
   }
 
   @Test func aReceiveTimesOutWhenARunningEffectPoursNothing() async {
-    let gate = Mutex<CheckedContinuation<Void, Never>?>(nil)
+    let gate = Lock<CheckedContinuation<Void, Never>?>(nil)
     let station = TestStation(initialState: Loader.State()) {
       Drip<Loader.State, Loader.Action> { _, _ in
         .run { _ in await withCheckedContinuation { continuation in gate.withLock { $0 = continuation } } }

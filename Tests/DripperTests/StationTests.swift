@@ -182,7 +182,7 @@ import Testing
 
   @Test func poursAfterTheStationIsGoneAreDroppedWithADiagnostic() async {
     let sink = DiagnosticsSink()
-    let escaped = Mutex<Pour<Runner.Action>?>(nil)
+    let escaped = Lock<Pour<Runner.Action>?>(nil)
     var station: StationOf<Runner>? = Station(initialState: Runner.State()) {
       Runner()
     } withDependencies: {

@@ -130,7 +130,7 @@ func makeQueue(
 
   @Test func theWorkerLimitIsNeverExceeded() async {
     let clock = TestClock()
-    let violations = Mutex<[String]>([])
+    let violations = Lock<[String]>([])
     let watcher = DripperObserver<JobQueue.State, JobQueue.Action>(willReduce: { _, state in
       let running = state.jobs.values.filter { if case .running = $0.status { true } else { false } }
       if running.count > state.workers.count || state.running > state.workers.count {

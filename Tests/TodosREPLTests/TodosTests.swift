@@ -206,8 +206,8 @@ func makeStation(_ state: Todos.State = Todos.State()) -> (TestStation<Todos.Sta
     let corrupt = NSTemporaryDirectory() + "dripper-todos-\(UUID().uuidString)-corrupt.json"
     try "{ broken".write(toFile: corrupt, atomically: false, encoding: .utf8)
     defer { try? FileManager.default.removeItem(atPath: corrupt) }
-    let output = Mutex("")
-    let errors = Mutex("")
+    let output = Lock("")
+    let errors = Lock("")
     let console = Console(
       prompt: "todos> ", isInteractive: false, output: { text in output.withLock { $0 += text } },
       error: { text in errors.withLock { $0 += text } })

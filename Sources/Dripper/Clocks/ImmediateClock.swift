@@ -27,7 +27,7 @@ public final class ImmediateClock: Clock, Sendable {
     public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
   }
 
-  private let current = Mutex(Instant())
+  private let current = Lock(Instant())
 
   /// Creates a clock at time zero.
   public init() {}

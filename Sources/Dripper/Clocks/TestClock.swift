@@ -19,8 +19,15 @@ import Synchronization
 /// deadlines are equal); cancelling a sleeper removes it. Before moving time, and after waking each
 /// sleeper, ``advance(by:)`` waits until the effects of the Stations using this clock have settled
 /// — each has finished or is asleep on the clock — so that an effect woken at one second has gone
-/// back to sleep before the clock reaches two. That wait is bounded by ``settleTimeout``; an effect
-/// waiting on something other than the clock does not hold time up for longer.
+/// back to sleep before the clock reaches two. That wait is bounded by ``settleTimeout``: an effect
+/// waiting on something other than the clock (a stream, say) holds time up for that long, and
+/// the clock then says so on standard error, naming where the effect was written. A generous
+/// bound keeps tests deterministic on a loaded machine; a feature with long-lived effects can pass
+/// a short one:
+///
+/// ```swift
+/// let clock = TestClock(settleTimeout: .milliseconds(50))
+/// ```
 public final class TestClock: Clock, Sendable {
   /// A moment on a ``TestClock``: the time elapsed since the clock was created.
   public struct Instant: InstantProtocol, Hashable, Sendable, CustomStringConvertible {
@@ -69,7 +76,7 @@ public final class TestClock: Clock, Sendable {
     weak var registry: EffectRegistry?
   }
 
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   /// How long ``advance(by:)`` waits, at most, for the Stations' effects to settle.
   public let settleTimeout: Duration
@@ -77,8 +84,9 @@ public final class TestClock: Clock, Sendable {
   /// Creates a clock at time zero.
   ///
   /// - Parameter settleTimeout: How long ``advance(by:)`` waits, at most, for effects to settle
-  ///   before moving time.
-  public init(settleTimeout: Duration = .seconds(1)) {
+  ///   before moving time. Ten seconds by default: the wait ends as soon as they settle, so only an
+  ///   effect that waits on something other than the clock ever makes it that long.
+  public init(settleTimeout: Duration = .seconds(10)) {
     self.settleTimeout = settleTimeout
   }
 
@@ -149,12 +157,7 @@ public final class TestClock: Clock, Sendable {
 
   /// Moves time forward to `deadline`, waking every sleeper whose deadline it reaches, in order.
   public func advance(to deadline: Instant) async {
-    await settle()
-    while let sleeper = wakeNext(notAfter: deadline) {
-      sleeper.token?.unpark()
-      sleeper.continuation.resume()
-      await settle()
-    }
+    await wakeSleepers(notAfter: deadline)
     state.withLock { state in
       if state.now < deadline { state.now = deadline }
     }
@@ -165,19 +168,28 @@ public final class TestClock: Clock, Sendable {
   /// - Parameter limit: The furthest the clock may go, so that an effect that always sleeps again
   ///   (a timer) cannot keep it running forever.
   public func run(limit: Duration = .seconds(3_600)) async {
-    let end = now.advanced(by: limit)
-    await settle()
-    while let sleeper = wakeNext(notAfter: end) {
-      sleeper.token?.unpark()
-      sleeper.continuation.resume()
-      await settle()
-    }
+    await wakeSleepers(notAfter: now.advanced(by: limit))
   }
 
   /// The number of tasks asleep on the clock.
   public var sleeperCount: Int {
     state.withLock { state in
       state.sleepers.values.count { if case .sleeping = $0 { true } else { false } }
+    }
+  }
+
+  /// Wakes each sleeper due by `bound` in order, letting the effects settle before the first and
+  /// after each; reports once if some did not.
+  private func wakeSleepers(notAfter bound: Instant) async {
+    var unsettled = await settle()
+    while let sleeper = wakeNext(notAfter: bound) {
+      sleeper.token?.unpark()
+      sleeper.continuation.resume()
+      let running = await settle()
+      if unsettled.isEmpty { unsettled = running }
+    }
+    if !unsettled.isEmpty {
+      StandardError.print(Self.unsettledMessage(origins: unsettled, after: settleTimeout))
     }
   }
 
@@ -215,10 +227,12 @@ public final class TestClock: Clock, Sendable {
   }
 
   /// Waits until every watched Station's effects have settled, or ``settleTimeout`` passes.
-  private func settle() async {
+  ///
+  /// - Returns: Where the effects still running at the timeout were written; empty if they settled.
+  private func settle() async -> [EffectOrigin] {
     let registries = state.withLock { $0.watched.compactMap(\.registry) }
-    guard !registries.isEmpty else { return }
-    await withTaskGroup(of: Bool.self) { group in
+    guard !registries.isEmpty else { return [] }
+    return await withTaskGroup(of: Bool.self) { group in
       group.addTask {
         for registry in registries { await registry.wait(until: .settled) }
         return true
@@ -227,8 +241,17 @@ public final class TestClock: Clock, Sendable {
         try? await Task.sleep(for: self.settleTimeout)
         return false
       }
-      _ = await group.next()
+      let settled = await group.next() ?? true
       group.cancelAll()
+      return settled ? [] : registries.flatMap(\.runningOrigins)
     }
+  }
+
+  /// What ``advance(by:)`` reports when effects are still running after ``settleTimeout``.
+  static func unsettledMessage(origins: [some CustomStringConvertible], after timeout: Duration) -> String {
+    let list = origins.map(\.description).joined(separator: ", ")
+    return "TestClock: effects started at \(list) were still running after \(timeout), so time moved"
+      + " on without them; an effect that waits on something other than the clock holds up every"
+      + " advance for settleTimeout: give the clock a shorter one"
   }
 }

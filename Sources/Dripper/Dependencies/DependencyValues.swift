@@ -1,5 +1,3 @@
-public import Synchronization
-
 /// The dependencies a feature uses: clocks, ids, dates, randomness, and your own clients.
 ///
 /// Read them in a dripper with ``Dependency``; replace them for a Station with
@@ -136,7 +134,7 @@ extension DependencyValues {
   /// A cache of default values, resolved on first use.
   @usableFromInline
   final class Defaults: Sendable {
-    @usableFromInline let values = Mutex<[ObjectIdentifier: AnyValueBox]>([:])
+    @usableFromInline let values = Lock<[ObjectIdentifier: AnyValueBox]>([:])
 
     init() {}
 

@@ -17,11 +17,11 @@ public struct RandomGenerator: RandomNumberGenerator, Sendable {
 
   private final class Source: Sendable {
     let isSeeded: Bool
-    let state: Mutex<UInt64>
+    let state: Lock<UInt64>
 
     init(seed: UInt64?) {
       isSeeded = seed != nil
-      state = Mutex(seed ?? 0)
+      state = Lock(seed ?? 0)
     }
 
     func next() -> UInt64 {

@@ -137,7 +137,7 @@ public struct UUIDGenerator: Sendable {
 
 /// A thread-safe counter from zero.
 final class Counter: Sendable {
-  private let value = Mutex<UInt64>(0)
+  private let value = Lock<UInt64>(0)
 
   func next() -> UInt64 {
     value.withLock { value in

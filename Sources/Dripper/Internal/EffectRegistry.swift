@@ -7,7 +7,7 @@ import Synchronization
 /// and queued effects spawned after the lock is released.
 @usableFromInline
 final class EffectRegistry: Sendable {
-  private let state = Mutex(EffectRegistryState())
+  private let state = Lock(EffectRegistryState())
   /// How many pours have effects in flight, so that finishing a pour without any skips the lock.
   private let liveGroups = Atomic<Int>(0)
   private let closed = Atomic<Bool>(false)
@@ -213,6 +213,9 @@ final class EffectRegistry: Sendable {
 
   /// Where the effects still running were written.
   var liveOrigins: [EffectOrigin] { state.withLock { $0.liveOrigins } }
+
+  /// Where the effects that are neither finished nor asleep on a test clock were written.
+  var runningOrigins: [EffectOrigin] { state.withLock { $0.runningOrigins } }
 }
 
 /// A running effect's handle on its registry slot.

@@ -110,6 +110,12 @@ struct EffectRegistryState {
 
   var liveOrigins: [EffectOrigin] { slots.values.filter { $0.task != nil }.map(\.origin) }
 
+  /// Where the effects that are neither finished nor parked were written, in the order they
+  /// started.
+  var runningOrigins: [EffectOrigin] {
+    slots.sorted { $0.key < $1.key }.filter { $0.value.parked == 0 }.map(\.value.origin)
+  }
+
   // MARK: - Slots
 
   /// Reserves a slot for an effect about to start, or returns `nil` when it must not start because

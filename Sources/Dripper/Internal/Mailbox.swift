@@ -2,7 +2,7 @@ public import Synchronization
 
 /// The queue of actions poured with ``Station/pour(_:)``, waiting for the ``StateHandler``.
 ///
-/// A pure state machine kept in a `Mutex` by the handler. Pours append to `pending` and take the
+/// A pure state machine kept in a `Lock` by the handler. Pours append to `pending` and take the
 /// next sequence number; the handler swaps the whole array out in one step and reduces the batch
 /// outside the lock, so a burst of pours costs one lock per pour and one per batch. At most one
 /// drain task is scheduled at a time: the pour that finds the mailbox idle schedules it, and only
@@ -64,7 +64,7 @@ struct Mailbox<Action: Sendable>: Sendable {
 /// invalidate the cache lines the reductions work on.
 @usableFromInline
 final class PourQueue<Action: Sendable>: Sendable {
-  @usableFromInline let mailbox = Mutex(Mailbox<Action>())
+  @usableFromInline let mailbox = Lock(Mailbox<Action>())
   /// The sequence number of the last action poured, read by the drain task without the lock.
   @usableFromInline let poured = Atomic<UInt64>(0)
 

@@ -38,7 +38,7 @@ public final class Derived<Value: Equatable & Sendable>: Sendable {
   /// The current value, once every action poured before this read has been reduced.
   public var value: Value {
     get async {
-      let result = Mutex<Value?>(nil)
+      let result = Lock<Value?>(nil)
       await withCurrent { value in result.withLock { $0 = value } }
       return result.withLock { $0! }
     }

@@ -30,7 +30,7 @@ final class EventPublisher: Sendable {
     var next: UInt64 = 0
   }
 
-  private let listeners = Mutex(Listeners())
+  private let listeners = Lock(Listeners())
 
   @usableFromInline
   init() {}

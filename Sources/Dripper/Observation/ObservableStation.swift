@@ -34,7 +34,7 @@ public final class ObservableStation<State: Sendable, Action: Sendable>: Observa
     let differs: (State, State) -> Bool
     let notify: (ObservableStation) -> Void
   }
-  private let following = Mutex<Task<Void, Never>?>(nil)
+  private let following = Lock<Task<Void, Never>?>(nil)
 
   /// Follows `station`, whose state is `initialState` now.
   public init(station: Station<State, Action>, initialState: State) {

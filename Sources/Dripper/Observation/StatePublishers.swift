@@ -43,7 +43,7 @@ final class SliceGroup<Input: Sendable, Value: Sendable>: Sendable {
 
   @usableFromInline let slice: @Sendable (Input) -> Value
   @usableFromInline let isDuplicate: (@Sendable (Value, Value) -> Bool)?
-  @usableFromInline let members = Mutex(Members())
+  @usableFromInline let members = Lock(Members())
   /// How many times the slice was computed, for tests of memoization.
   @usableFromInline let computations = Atomic<Int>(0)
 
@@ -154,7 +154,7 @@ final class SliceGroup<Input: Sendable, Value: Sendable>: Sendable {
   func attach(
     _ continuation: AsyncStream<Value>.Continuation, current: Value, onEmpty: @escaping @Sendable () -> Void
   ) {
-    let membership = Mutex(WatcherMembership.pending)
+    let membership = Lock(WatcherMembership.pending)
     continuation.onTermination = { [self] _ in
       let number = membership.withLock { state -> UInt64? in
         defer { state = .ended }
@@ -198,7 +198,7 @@ final class StatePublishers<State: Sendable>: Sendable {
     mutating func rebuild() { snapshot = Array(receivers.values) }
   }
 
-  @usableFromInline let registry = Mutex(Registry())
+  @usableFromInline let registry = Lock(Registry())
   @usableFromInline let groupCount = Atomic<Int>(0)
 
   @usableFromInline

@@ -67,6 +67,42 @@ import Testing
       await timed.log == ["tick 1 at 1.0 seconds", "tick 2 at 2.0 seconds", "tick 3 at 3.0 seconds"])
   }
 
+  @Test func anEffectWaitingOnAStreamHoldsTimeUpOnlyForTheSettleTimeout() async {
+    let clock = TestClock(settleTimeout: .milliseconds(50))
+    let station = Station(initialState: Runner.State()) {
+      Runner()
+    } withDependencies: {
+      $0.clock = clock
+    }
+    let (events, continuation) = AsyncStream.makeStream(of: String.self)
+    // A long-lived effect: it waits on the stream, not on the clock, so it never settles.
+    let listener = station.pour(
+      .run(.run { pour in for await event in events { await pour(.record(event)) } }))
+    let timer = station.pour(
+      .run(
+        .run { pour in
+          try await clock.sleep(for: .seconds(1))
+          await pour(.record("woke"))
+        }))
+    while clock.sleeperCount < 1 { await Task.yield() }
+    await clock.advance(by: .seconds(1))
+    continuation.yield("event")
+    continuation.finish()
+    await listener.finish()
+    await timer.finish()
+    #expect(await station.log.sorted() == ["event", "woke"])
+  }
+
+  @Test func whatTheClockSaysWhenEffectsDoNotSettle() {
+    let message = TestClock.unsettledMessage(
+      origins: ["Feature.swift:12", "Feature.swift:30"], after: .seconds(10))
+    #expect(
+      message
+        == "TestClock: effects started at Feature.swift:12, Feature.swift:30 were still running after"
+        + " 10.0 seconds, so time moved on without them; an effect that waits on something other than"
+        + " the clock holds up every advance for settleTimeout: give the clock a shorter one")
+  }
+
   @Test func anImmediateClockReturnsAtOnceAndMovesOn() async throws {
     let clock = ImmediateClock()
     try await clock.sleep(for: .seconds(60))

@@ -345,7 +345,7 @@ struct Board: Dripper {
     } onChange: {
       countChanged.open()
     }
-    let labelChanged = Mutex(false)
+    let labelChanged = Lock(false)
     withObservationTracking {
       _ = model.label
     } onChange: {

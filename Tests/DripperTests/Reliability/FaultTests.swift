@@ -48,7 +48,7 @@ import Testing
 
   @Test func poursFromDeepInsideDetachedTasksAfterTheStationIsGoneAreReported() async {
     let sink = DiagnosticsSink()
-    let escaped = Mutex<Pour<Runner.Action>?>(nil)
+    let escaped = Lock<Pour<Runner.Action>?>(nil)
     var station: StationOf<Runner>? = Station(initialState: Runner.State()) {
       Runner()
     } withDependencies: {

@@ -1,3 +1,4 @@
+import Dripper
 import Synchronization
 
 /// A one-shot signal: tasks wait on it until it is opened.
@@ -12,7 +13,7 @@ final class Gate: Sendable {
     var nextWaiter = 0
   }
 
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   init() {}
 
@@ -58,7 +59,7 @@ final class Gate: Sendable {
 
 /// Collects values from concurrent tasks.
 final class Recorder<Value: Sendable>: Sendable {
-  private let values = Mutex<[Value]>([])
+  private let values = Lock<[Value]>([])
 
   init() {}
 
