@@ -84,6 +84,18 @@ func compositionRows(_ options: BenchmarkOptions) async -> [Row] {
         note: "\(Report.format2(perLevel)) ns per level; target <= 25: \(perLevel <= 25 ? "met" : "MISSED")"))
   }
 
+  // The same Scopes through a Station: what a pour into a composed feature costs. (A reduction
+  // run through `any Dripper` instead of a specialized closure costs several hundred ns here.)
+  let stationLeaf = await synchronousPours(options, initialState: Leaf.State(), action: .increase, Leaf())
+  rows.append(Row(group: group, name: "Station, Scope depth 0: synchronous pours", nanoseconds: stationLeaf))
+  let stationFive = await synchronousPours(
+    options, initialState: fiveState, action: .inner(.inner(.inner(.inner(.inner(.increase))))), five)
+  let perLevel = (stationFive - stationLeaf) / 5
+  rows.append(
+    Row(
+      group: group, name: "Station, Scope depth 5: synchronous pours", nanoseconds: stationFive,
+      note: "\(Report.format2(perLevel)) ns per level; target <= 25: \(perLevel <= 25 ? "met" : "MISSED")"))
+
   // forEach: one element action in lists of 10, 1,000 and 100,000 rows, through a Station.
   let smallRow = "forEach over 10 rows: one element action"
   for size in [10, 1_000, 100_000] {
@@ -106,6 +118,24 @@ func compositionRows(_ options: BenchmarkOptions) async -> [Row] {
         group: group, name: name, nanoseconds: time, baseline: size == 10 ? nil : smallRow,
         target: size == 100_000 ? 1.5 : nil))
   }
+  // The rows above spread their actions over the list, so in the long one most reach a row (and
+  // a hash-table bucket) that is not in cache: memory, not work. The same row every time isolates
+  // the work, which does not grow with the list.
+  let hot = Station(initialState: List.State(rows: IdentifiedArray((0..<100_000).map { Leaf.State(id: $0) })))
+  {
+    List()
+  }
+  let hotTime = await measure(options, operations: options.operations(1_000_000)) {
+    var last: PourTask?
+    for _ in 0..<options.operations(1_000_000) {
+      last = hot.pour(.rows(.element(id: 50_000, action: .increase)))
+    }
+    await last?.finish()
+  }
+  rows.append(
+    Row(
+      group: group, name: "forEach over 100000 rows: the same element each time", nanoseconds: hotTime,
+      baseline: smallRow))
 
   // Case paths: extraction is a closure call, never reflection.
   let actions = (0..<1_000).map { Level<Leaf>.Action.inner($0.isMultiple(of: 2) ? .increase : .increase) }
@@ -132,4 +162,18 @@ func compositionRows(_ options: BenchmarkOptions) async -> [Row] {
       group: group, name: "extraction with Mirror (not used; for contrast)", nanoseconds: mirrored,
       baseline: "case match written by hand"))
   return rows
+}
+
+/// Pours `action` into a Station of `dripper` a million times, then waits for the last.
+func synchronousPours<D: Dripper>(
+  _ options: BenchmarkOptions, initialState: D.State, action: D.Action,
+  _ dripper: @escaping @autoclosure () -> D
+) async -> Double {
+  let station = Station(initialState: initialState, dripper: dripper)
+  let m = options.operations(1_000_000)
+  return await measure(options, operations: m) {
+    var last: PourTask?
+    for _ in 0..<m { last = station.pour(action) }
+    await last?.finish()
+  }
 }

@@ -43,6 +43,23 @@ public protocol Dripper<State, Action>: Sendable {
   ///
   /// Drippers with a ``body`` get this from it; leaf drippers implement it.
   func reduce(into state: inout State, action: Action) -> Effect<Action>
+
+  /// The function a ``StateHandler`` runs for each action: ``reduce(into:action:)``, with the
+  /// ``body`` built once.
+  ///
+  /// Do not implement it: the defaults cover every dripper. It is a requirement, not a helper, so
+  /// that the witness is chosen where the dripper's concrete type is known, and the returned
+  /// function is compiled for it; a reduction through `any Dripper` would run the composed
+  /// drippers (`Scope`, `forEach`, …) as unspecialized generic code, several times slower.
+  func _reducer() -> @Sendable (inout State, Action) -> Effect<Action>
+}
+
+extension Dripper {
+  /// The reduction of a leaf dripper: its own ``reduce(into:action:)``.
+  @inlinable
+  public func _reducer() -> @Sendable (inout State, Action) -> Effect<Action> {
+    { [self] state, action in reduce(into: &state, action: action) }
+  }
 }
 
 extension Dripper where Body == Never {
@@ -57,6 +74,13 @@ extension Dripper where Body: Dripper, Body.State == State, Body.Action == Actio
   @inlinable
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     body.reduce(into: &state, action: action)
+  }
+
+  /// The reduction of ``body``, built once: without it, every reduction rebuilds the body,
+  /// allocating the closures of its `Drip`s.
+  @inlinable
+  public func _reducer() -> @Sendable (inout State, Action) -> Effect<Action> {
+    body._reducer()
   }
 }
 

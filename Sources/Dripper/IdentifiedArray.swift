@@ -200,7 +200,9 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
   public subscript(position: Int) -> Element {
     get { _elements[position] }
     _modify {
-      let id = _ids[position]
+      // The id from the element itself, not from `_ids`: the element is about to be touched
+      // anyway, and in a long list a read of `_ids` is a cache miss of its own.
+      let id = idOf(_elements[position])
       yield &_elements[position]
       precondition(idOf(_elements[position]) == id, "IdentifiedArray: an element's id must not change")
     }

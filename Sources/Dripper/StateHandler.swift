@@ -11,7 +11,8 @@ public import Synchronization
 /// You rarely touch a `StateHandler` directly: hold a ``Station``.
 public final actor StateHandler<State: Sendable, Action: Sendable> {
   @usableFromInline var currentState: State
-  @usableFromInline let dripper: any Dripper<State, Action>
+  /// The dripper's reduction, compiled for its concrete type (see ``Dripper/_reducer()``).
+  @usableFromInline let reducer: @Sendable (inout State, Action) -> Effect<Action>
   /// The dependencies of the Station, in force while it reduces.
   @usableFromInline nonisolated let dependencies: DependencyValues
   /// Where pours wait; an object of its own, written by every pour (see ``PourQueue``).
@@ -59,7 +60,7 @@ public final actor StateHandler<State: Sendable, Action: Sendable> {
     onEnd: (@Sendable () -> Void)? = nil
   ) {
     self.currentState = initialState
-    self.dripper = Self.evaluated(dripper)
+    self.reducer = dripper._reducer()
     self.dependencies = dependencies
     self.onEnd = onEnd
     self.drainEntry = { (handler: isolated StateHandler) in handler.drainMailbox() }
@@ -67,18 +68,6 @@ public final actor StateHandler<State: Sendable, Action: Sendable> {
     self.receiveEntry = { (handler: isolated StateHandler, action: Action, group: EffectGroupID) in
       handler.reduceReceived(action, group: group)
     }
-  }
-
-  /// The dripper's body, evaluated once, or the dripper itself if it is a leaf.
-  ///
-  /// A body is rebuilt on every reduction otherwise, allocating the closures of its `Drip`s that
-  /// capture the dripper's properties each time.
-  @inlinable
-  static func evaluated<D: Dripper<State, Action>>(_ dripper: D) -> any Dripper<State, Action> {
-    guard D.Body.self is any Dripper.Type, let body = dripper.body as? any Dripper<State, Action> else {
-      return dripper
-    }
-    return body
   }
 
   /// The state, once every action poured before this read has been reduced.
@@ -225,7 +214,7 @@ public final actor StateHandler<State: Sendable, Action: Sendable> {
 
   @inlinable
   func reduceOne(_ action: Action, group: EffectGroupID) {
-    let effect = dripper.reduce(into: &currentState, action: action)
+    let effect = reducer(&currentState, action)
     if publishers.isActive { publishers.publish(currentState) }
     if effect.isNone { return }
     perform(effect, in: EffectContext(group: group))
