@@ -39,7 +39,8 @@ let package = Package(
       name: "TodosREPLTests", dependencies: ["TodosREPL", "REPLSupport", "DripperTesting"],
       swiftSettings: strict),
     .executableTarget(
-      name: "JobQueue", dependencies: ["Dripper"], path: "Samples/JobQueue", swiftSettings: strict),
+      name: "JobQueue", dependencies: ["Dripper", "REPLSupport"], path: "Samples/JobQueue",
+      swiftSettings: strict),
     .testTarget(
       name: "JobQueueTests", dependencies: ["JobQueue", "DripperTesting"], swiftSettings: strict),
     .executableTarget(

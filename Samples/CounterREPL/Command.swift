@@ -1,3 +1,5 @@
+import REPLSupport
+
 /// A line typed at the REPL, parsed.
 enum Command: Equatable, Sendable {
   case increase
@@ -58,15 +60,14 @@ enum Command: Equatable, Sendable {
         return .failure(CommandError("'set' takes one number, as in 'set 42'"))
       }
       guard let value = Int(text), abs(value) <= Counter.limit else {
-        let shown = text.count > 20 ? text.prefix(20) + "…" : Substring(text)
         return .failure(
           CommandError(
-            "'set' needs a whole number from -\(Counter.limit) to \(Counter.limit), not '\(shown)'"))
+            "'set' needs a whole number from -\(Counter.limit) to \(Counter.limit), not '\(text.shownInMessage())'"
+          ))
       }
       return .success(.set(value))
     default:
-      let shown = name.count > 20 ? name.prefix(20) + "…" : Substring(name)
-      return .failure(CommandError("unknown command '\(shown)'; type 'help' for the list"))
+      return .failure(CommandError("unknown command '\(name.shownInMessage())'; type 'help' for the list"))
     }
     guard arguments.isEmpty else {
       return .failure(CommandError("'\(name)' takes no arguments"))

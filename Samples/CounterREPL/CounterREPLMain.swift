@@ -8,27 +8,29 @@ import REPLSupport
   import Darwin
 #endif
 
-/// `swift run CounterREPL [--seed N]`: a Station driven from the terminal.
-@main
-enum CounterREPLMain {
-  static func main() async {
-    let console = Console.standard(prompt: "counter> ")
-    switch Options.parse(CommandLine.arguments.dropFirst()) {
-    case .failure(let error):
-      console.error("error: \(error)")
-      console.error(Options.usage)
-      exit(2)
-    case .success(let options) where options.showHelp:
-      console.line(Options.usage)
-      console.line(Rendering.help)
-    case .success(let options):
-      let repl = REPL(console: console) { dependencies in
-        if let seed = options.seed { dependencies.random = .seeded(seed) }
+#if !FUZZING
+  /// `swift run CounterREPL [--seed N]`: a Station driven from the terminal.
+  @main
+  enum CounterREPLMain {
+    static func main() async {
+      let console = Console.standard(prompt: "counter> ")
+      switch Options.parse(CommandLine.arguments.dropFirst()) {
+      case .failure(let error):
+        console.error("error: \(error)")
+        console.error(Options.usage)
+        exit(2)
+      case .success(let options) where options.showHelp:
+        console.line(Options.usage)
+        console.line(Rendering.help)
+      case .success(let options):
+        let repl = REPL(console: console) { dependencies in
+          if let seed = options.seed { dependencies.random = .seeded(seed) }
+        }
+        await repl.run(StandardInput.lines())
       }
-      await repl.run(StandardInput.lines())
     }
   }
-}
+#endif
 
 /// The command line's options.
 struct Options: Equatable {
@@ -48,11 +50,12 @@ struct Options: Equatable {
       case "--seed":
         guard let text = arguments.next() else { return .failure(CommandError("'--seed' needs a number")) }
         guard let seed = UInt64(text) else {
-          return .failure(CommandError("'--seed' needs a whole number from 0, not '\(text)'"))
+          return .failure(
+            CommandError("'--seed' needs a whole number from 0, not '\(text.shownInMessage())'"))
         }
         options.seed = seed
       default:
-        return .failure(CommandError("unknown option '\(argument)'"))
+        return .failure(CommandError("unknown option '\(argument.shownInMessage())'"))
       }
     }
     return .success(options)

@@ -1,4 +1,5 @@
 import Dripper
+import REPLSupport
 import Synchronization
 
 #if canImport(Glibc)
@@ -117,7 +118,7 @@ struct Options: Equatable {
       guard let value = Int(text), value >= minimum, value <= maximum else {
         return .failure(
           OptionError(
-            "'\(flag)' needs a whole number from \(minimum) to \(maximum), not '\(text.prefix(20))'"))
+            "'\(flag)' needs a whole number from \(minimum) to \(maximum), not '\(text.shownInMessage())'"))
       }
       return .success(value)
     }
@@ -155,17 +156,17 @@ struct Options: Equatable {
         }
         guard let rate = Double(text), (0...1).contains(rate) else {
           return .failure(
-            OptionError("'--failure-rate' needs a number from 0 to 1, not '\(text.prefix(20))'"))
+            OptionError("'--failure-rate' needs a number from 0 to 1, not '\(text.shownInMessage())'"))
         }
         options.failureRate = rate
       case "--seed":
         guard let text = arguments.next() else { return .failure(OptionError("'--seed' needs a number")) }
         guard let seed = UInt64(text) else {
-          return .failure(OptionError("'--seed' needs a whole number from 0, not '\(text.prefix(20))'"))
+          return .failure(OptionError("'--seed' needs a whole number from 0, not '\(text.shownInMessage())'"))
         }
         options.seed = seed
       default:
-        return .failure(OptionError("unknown option '\(argument.prefix(40))'"))
+        return .failure(OptionError("unknown option '\(argument.shownInMessage(limit: 40))'"))
       }
     }
     return .success(options)

@@ -1,3 +1,5 @@
+import REPLSupport
+
 /// A line typed at the Todos REPL, parsed.
 enum Command: Equatable, Sendable {
   case add(String)
@@ -57,7 +59,7 @@ enum Command: Equatable, Sendable {
     func number(_ text: Substring) -> Result<Int, CommandError> {
       guard let value = Int(text), value > 0 else {
         return .failure(
-          CommandError("'\(name)' needs the number of a todo in the list, not '\(text.prefix(20))'"))
+          CommandError("'\(name)' needs the number of a todo in the list, not '\(text.shownInMessage())'"))
       }
       return .success(value)
     }
@@ -92,7 +94,7 @@ enum Command: Equatable, Sendable {
     case "clear-done": return noArguments(.clearDone)
     case "filter":
       guard let filter = Todos.Filter(rawValue: rest.lowercased()) else {
-        return .failure(CommandError("'filter' takes all, active or done, not '\(rest.prefix(20))'"))
+        return .failure(CommandError("'filter' takes all, active or done, not '\(rest.shownInMessage())'"))
       }
       return .success(.filter(filter))
     case "search": return .success(.search(rest))
@@ -105,7 +107,7 @@ enum Command: Equatable, Sendable {
     case "help", "?": return noArguments(.help)
     case "quit", "exit": return noArguments(.quit)
     default:
-      return .failure(CommandError("unknown command '\(name.prefix(20))'; type 'help' for the list"))
+      return .failure(CommandError("unknown command '\(name.shownInMessage())'; type 'help' for the list"))
     }
   }
 }

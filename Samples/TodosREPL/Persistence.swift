@@ -1,4 +1,5 @@
 import Foundation
+import REPLSupport
 
 /// Saving and loading a todo list as JSON.
 enum Persistence {
@@ -21,12 +22,14 @@ enum Persistence {
     }
     let temporary = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
     guard FileManager.default.createFile(atPath: temporary, contents: data) else {
-      return .failure(PersistenceError("cannot write \(path): \(String(cString: strerror(errno)))"))
+      return .failure(
+        PersistenceError(
+          "cannot write \(path.shownInMessage(limit: 100)): \(String(cString: strerror(errno)))"))
     }
     guard rename(temporary, path) == 0 else {
       let reason = String(cString: strerror(errno))
       unlink(temporary)
-      return .failure(PersistenceError("cannot write \(path): \(reason)"))
+      return .failure(PersistenceError("cannot write \(path.shownInMessage(limit: 100)): \(reason)"))
     }
     return .success(())
   }
@@ -35,27 +38,39 @@ enum Persistence {
   static func load(from path: String) -> Result<Document, PersistenceError> {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      return .failure(PersistenceError("no file at \(path)"))
+      return .failure(PersistenceError("no file at \(path.shownInMessage(limit: 100))"))
     }
-    guard !isDirectory.boolValue else { return .failure(PersistenceError("\(path) is a directory")) }
+    guard !isDirectory.boolValue else {
+      return .failure(PersistenceError("\(path.shownInMessage(limit: 100)) is a directory"))
+    }
     guard let data = FileManager.default.contents(atPath: path) else {
-      return .failure(PersistenceError("cannot read \(path): permission denied or unreadable"))
+      return .failure(
+        PersistenceError("cannot read \(path.shownInMessage(limit: 100)): permission denied or unreadable"))
     }
+    return decode(data, from: path)
+  }
+
+  /// Reads a document from the bytes of the file at `path`, or explains in one line why they are
+  /// not one.
+  static func decode(_ data: Data, from path: String) -> Result<Document, PersistenceError> {
     let document: Document
     do {
       document = try JSONDecoder().decode(Document.self, from: data)
     } catch let error as DecodingError {
-      return .failure(PersistenceError("\(path) is not a todo list: \(error.oneLine)"))
+      return .failure(
+        PersistenceError("\(path.shownInMessage(limit: 100)) is not a todo list: \(error.oneLine)"))
     } catch {
-      return .failure(PersistenceError("\(path) is not a todo list: \(error)"))
+      return .failure(PersistenceError("\(path.shownInMessage(limit: 100)) is not a todo list: \(error)"))
     }
     guard document.version == 1 else {
       return .failure(
         PersistenceError(
-          "\(path) is a todo list of version \(document.version); this program reads version 1"))
+          "\(path.shownInMessage(limit: 100)) is a todo list of version \(document.version); this program reads version 1"
+        ))
     }
     guard Set(document.todos.map(\.id)).count == document.todos.count else {
-      return .failure(PersistenceError("\(path) is not a todo list: two todos share an id"))
+      return .failure(
+        PersistenceError("\(path.shownInMessage(limit: 100)) is not a todo list: two todos share an id"))
     }
     return .success(document)
   }

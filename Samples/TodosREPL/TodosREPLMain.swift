@@ -6,25 +6,27 @@ import REPLSupport
   import Darwin
 #endif
 
-/// `swift run TodosREPL [--file PATH]`: a todo list composed of small features, in the terminal.
-@main
-enum TodosREPLMain {
-  static func main() async {
-    let console = Console.standard(prompt: "todos> ")
-    switch Options.parse(CommandLine.arguments.dropFirst()) {
-    case .failure(let error):
-      console.error("error: \(error)")
-      console.error(Options.usage)
-      exit(2)
-    case .success(let options) where options.showHelp:
-      console.line(Options.usage)
-      console.line(Rendering.help)
-    case .success(let options):
-      let session = Session(console: console, defaultPath: options.file ?? Persistence.defaultPath) { _ in }
-      await session.run(StandardInput.lines())
+#if !FUZZING
+  /// `swift run TodosREPL [--file PATH]`: a todo list composed of small features, in the terminal.
+  @main
+  enum TodosREPLMain {
+    static func main() async {
+      let console = Console.standard(prompt: "todos> ")
+      switch Options.parse(CommandLine.arguments.dropFirst()) {
+      case .failure(let error):
+        console.error("error: \(error)")
+        console.error(Options.usage)
+        exit(2)
+      case .success(let options) where options.showHelp:
+        console.line(Options.usage)
+        console.line(Rendering.help)
+      case .success(let options):
+        let session = Session(console: console, defaultPath: options.file ?? Persistence.defaultPath) { _ in }
+        await session.run(StandardInput.lines())
+      }
     }
   }
-}
+#endif
 
 /// The command line's options.
 struct Options: Equatable {
@@ -47,7 +49,7 @@ struct Options: Equatable {
         }
         options.file = path
       default:
-        return .failure(CommandError("unknown option '\(argument)'"))
+        return .failure(CommandError("unknown option '\(argument.shownInMessage())'"))
       }
     }
     return .success(options)

@@ -223,6 +223,9 @@ func makeQueue(
     (["--workers", "0"], "'--workers' needs a whole number from 1 to 1000, not '0'"),
     (["--failure-rate", "2"], "'--failure-rate' needs a number from 0 to 1, not '2'"),
     (["--seed", "x"], "'--seed' needs a whole number from 0, not 'x'"),
+    (["--failure-rate"], "'--failure-rate' needs a number"),
+    (["--seed"], "'--seed' needs a number"),
+    (["--seed", "1\r2"], #"'--seed' needs a whole number from 0, not '1\r2'"#),
     (["--verbose"], "unknown option '--verbose'"),
   ])
   func badFlagsAreExplainedInOneLine(arguments: [String], message: String) {

@@ -160,6 +160,21 @@ func makeStation(_ state: Todos.State = Todos.State()) -> (TestStation<Todos.Sta
         == .failure(PersistenceError("\(path) is a todo list of version 2; this program reads version 1")))
   }
 
+  @Test func aDirectoryIsNotAList() throws {
+    let path = temporaryPath("directory")
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    #expect(Persistence.load(from: path) == .failure(PersistenceError("\(path) is a directory")))
+  }
+
+  @Test func twoTodosWithOneIDAreRefused() {
+    let row = #"{"id": "6F9619FF-8B86-4011-B42D-00C04FC964FF", "title": "A", "isDone": false}"#
+    let data = Data(#"{"version": 1, "todos": [\#(row), \#(row)]}"#.utf8)
+    #expect(
+      Persistence.decode(data, from: "list.json")
+        == .failure(PersistenceError("list.json is not a todo list: two todos share an id")))
+  }
+
   @Test func savingIntoAMissingDirectoryFailsInOneLine() {
     let path = temporaryPath("no-such-directory") + "/list.json"
     guard case .failure(let error) = Persistence.save(Document(todos: []), to: path) else {
@@ -192,6 +207,7 @@ func makeStation(_ state: Todos.State = Todos.State()) -> (TestStation<Todos.Sta
     ("toggle x", "'toggle' needs the number of a todo in the list, not 'x'"),
     ("toggle 0", "'toggle' needs the number of a todo in the list, not '0'"),
     ("rename 2", "'rename' needs a title"),
+    ("rename", "'rename' takes a number and a title, as in 'rename 2 Buy oat milk'"),
     ("filter later", "'filter' takes all, active or done, not 'later'"),
     ("undo now", "'undo' takes no arguments"),
     ("frobnicate", "unknown command 'frobnicate'; type 'help' for the list"),
@@ -199,9 +215,37 @@ func makeStation(_ state: Todos.State = Todos.State()) -> (TestStation<Todos.Sta
   func badLinesAreExplainedInOneLine(line: String, message: String) {
     #expect(Command.parse(line) == .failure(CommandError(message)))
   }
+
+  @Test func optionsParseAndBadOnesAreExplained() {
+    #expect(Options.parse(["--file", "list.json"]) == .success(Options(file: "list.json")))
+    #expect(Options.parse(["--file"]) == .failure(CommandError("'--file' needs a path")))
+    #expect(Options.parse(["--fil\u{1B}e"]) == .failure(CommandError(#"unknown option '--fil\u{1B}e'"#)))
+  }
 }
 
 @Suite struct TodosSessionTests {
+  @Test func commandsThatCannotBeDoneNowAreExplained() async {
+    let errors = Lock("")
+    let console = Console(
+      prompt: "todos> ", isInteractive: false, output: { _ in },
+      error: { text in errors.withLock { $0 += text } })
+    let (lines, continuation) = AsyncStream.makeStream(of: String.self)
+    for line in ["undo", "redo", "text Draft", "commit"] { continuation.yield(line) }
+    continuation.finish()
+    let session = Session(console: console, defaultPath: "/nonexistent/todos.json") {
+      $0.clock = ImmediateClock()
+    }
+    await session.run(lines)
+    #expect(
+      errors.withLock { $0 } == """
+        error: nothing to undo
+        error: nothing to redo
+        error: nothing is being edited; use 'edit N' first
+        error: nothing is being edited; use 'edit N' first
+
+        """)
+  }
+
   @Test func aScriptedSessionIncludingACorruptLoad() async throws {
     let corrupt = NSTemporaryDirectory() + "dripper-todos-\(UUID().uuidString)-corrupt.json"
     try "{ broken".write(toFile: corrupt, atomically: false, encoding: .utf8)
