@@ -288,12 +288,40 @@ func mentions(_ text: String) -> @Sendable (Issue) -> Bool {
     let station = TestStation(initialState: Loader.State()) {
       Drip<Loader.State, Loader.Action> { _, _ in .run { _ in throw Boom() } }
     }
+    let origin = "DripperTestingTests/TestStationTests.swift:\(#line - 2)"
     await withKnownIssue {
       await station.pour(.load).finish()
-    } matching: {
-      mentions("threw Boom(), which no 'catch' handled")($0)
+    } matching: { issue in
+      issue.comments.map(\.rawValue) == [
+        "an effect started at \(origin) threw Boom(), which no 'catch' handled"
+      ]
     }
     await station.finish()
+  }
+
+  @Test func anAssertionThatThrowsFails() async {
+    struct Boom: Error {}
+    let station = TestStation(initialState: Counter.State()) { Counter() }
+    await withKnownIssue {
+      await station.pour(.increase) { _ in throw Boom() }
+    } matching: { issue in
+      issue.comments.map(\.rawValue) == ["The assertion after pouring .increase threw Boom()."]
+    }
+    await station.finish()
+  }
+
+  @Test func theHelperSaysWhenEffectsOutliveItsTimeout() async {
+    let clock = TestClock()
+    await withKnownIssue {
+      await expectStates(
+        initialState: Counter.State(), dripper: Counter(), withDependencies: { $0.clock = clock },
+        act: [.increase, .decreaseLater], expect: [Counter.State(count: 1)],
+        timeout: .milliseconds(50))
+    } matching: { issue in
+      issue.comments.map(\.rawValue) == [
+        "Effects were still running after 0.05 seconds; the states below are those so far."
+      ]
+    }
   }
 
   @Test func theHelperExplainsWhichStatesDiffer() async {

@@ -193,7 +193,8 @@ import Testing
     // A task that outlives the effect (and was never cancelled) pours through the escaped pour.
     await Task.detached { await escaped.withLock { $0 }!(.record("late")) }.value
     #expect(sink.all.map(\.kind) == [.droppedPour])
-    #expect(sink.all.first?.message.contains("record(\"late\")") == true)
+    #expect(
+      sink.all.map(\.message) == [#"dropped record("late"): it was poured after its Station was released"#])
   }
 
   // MARK: - Errors
@@ -206,10 +207,15 @@ import Testing
     } withDependencies: {
       sink.install(&$0)
     }
+    let origin = "DripperTests/StationTests.swift:\(#line + 1)"
     await station.pour(.run(.run { _ in throw Boom() })).finish()
     await station.pour(.record("still here")).finish()
     #expect(sink.all.map(\.kind) == [.uncaughtError])
     #expect(sink.all.first?.error is Boom)
+    #expect(
+      sink.all.map(\.message) == [
+        "an effect started at \(origin) threw Boom(), which no 'catch' handled"
+      ])
     #expect(await station.log == ["still here"])
   }
 

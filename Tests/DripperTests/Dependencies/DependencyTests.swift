@@ -154,7 +154,11 @@ struct IDReader: Dripper {
     }
     #expect(value == 42)
     #expect(sink.all.map(\.kind) == [.unimplementedDependency])
-    #expect(sink.all.first?.message.contains("UnimplementedKey") == true)
+    #expect(
+      sink.all.map(\.message) == [
+        "unimplemented dependency 'UnimplementedKey' used in a test; give its key a 'testValue' or "
+          + "override it for the test"
+      ])
   }
 
   @Test func builtInTestValuesArePredictable() {
@@ -176,6 +180,28 @@ struct IDReader: Dripper {
       try await DependencyValues.current.clock.sleep(for: .seconds(60))
     }
     #expect(sink.all.map(\.kind) == [.unimplementedDependency])
+    #expect(
+      sink.all.map(\.message) == [
+        "unimplemented dependency 'clock' used in a test; set one, for example "
+          + "'$0.clock = TestClock()' or 'ImmediateClock()'"
+      ])
+  }
+
+  @Test func anUnimplementedDateIsReported() {
+    let sink = DiagnosticsSink()
+    var values = DependencyValues(context: .test)
+    sink.install(&values)
+    let now = withDependencies {
+      $0 = values
+    } operation: {
+      DependencyValues.current.date.now
+    }
+    #expect(now == Timestamp(secondsSince1970: 0))
+    #expect(
+      sink.all.map(\.message) == [
+        "unimplemented dependency 'date' used in a test; set one, for example "
+          + "'$0.date = .constant(Timestamp(secondsSince1970: 0))'"
+      ])
   }
 }
 
