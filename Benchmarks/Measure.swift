@@ -24,17 +24,32 @@ struct BenchmarkOptions {
   /// Only rows whose group or name contains this text.
   var filter: String?
 
-  init(_ arguments: [String]) {
+  /// Run the soak for this many seconds instead of the rows.
+  var soakSeconds: Int?
+
+  static let usage =
+    "usage: dripper-bench [--quick] [--filter TEXT] | --soak SECONDS | --profile-(sync|awaited|minimal)"
+
+  /// Reads the command line, or explains in one line what is wrong with it.
+  static func parse(_ arguments: [String]) -> Result<BenchmarkOptions, OptionError> {
+    var options = BenchmarkOptions()
     var arguments = arguments.makeIterator()
     while let argument = arguments.next() {
       switch argument {
-      case "--quick": quick = true
-      case "--filter": filter = arguments.next()
+      case "--quick": options.quick = true
+      case "--filter":
+        guard let text = arguments.next() else { return .failure(OptionError("'--filter' needs a text")) }
+        options.filter = text
+      case "--soak":
+        guard let text = arguments.next(), let seconds = Int(text), (1...3_600).contains(seconds) else {
+          return .failure(OptionError("'--soak' needs a number of seconds from 1 to 3600"))
+        }
+        options.soakSeconds = seconds
       default:
-        print("usage: dripper-bench [--quick] [--filter TEXT] | --profile-(sync|awaited|minimal)")
-        exit(2)
+        return .failure(OptionError("unknown option '\(argument.prefix(40))'"))
       }
     }
+    return .success(options)
   }
 
   /// The number of operations of a row that does `full` of them in a full run.
@@ -46,6 +61,12 @@ struct BenchmarkOptions {
     guard let filter else { return true }
     return group.localizedStandardContains(filter)
   }
+}
+
+/// Why the command line is wrong, in one line.
+struct OptionError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
 }
 
 extension String {

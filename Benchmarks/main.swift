@@ -6,7 +6,7 @@ import Dripper
   import Darwin
 #endif
 
-// `swift run -c release dripper-bench [--quick] [--filter TEXT]`
+// `swift run -c release dripper-bench [--quick] [--filter TEXT]`, or `--soak SECONDS` (see Soak.swift)
 //
 // Prints nanoseconds per operation for each row and, for rows with a baseline, the ratio to the
 // baseline measured in the same run: ratios, not absolute times, are comparable across machines.
@@ -17,6 +17,16 @@ if let mode = arguments.first, mode.hasPrefix("--profile-") {
   await Task.detached { await profile(String(mode.dropFirst("--profile-".count))) }.value
   exit(0)
 }
-let options = BenchmarkOptions(arguments)
+let options: BenchmarkOptions
+switch BenchmarkOptions.parse(arguments) {
+case .success(let parsed): options = parsed
+case .failure(let error):
+  let message = Array("error: \(error)\n\(BenchmarkOptions.usage)\n".utf8)
+  _ = message.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+  exit(2)
+}
+if let seconds = options.soakSeconds {
+  exit(await Task.detached { await soak(seconds: seconds) }.value ? 0 : 1)
+}
 let rows = await Task.detached { await allRows(options) }.value
 print(Report(rows: rows, options: options).text)
