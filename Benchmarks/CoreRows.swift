@@ -5,6 +5,7 @@ func allRows(_ options: BenchmarkOptions) async -> [Row] {
   var rows: [Row] = []
   if options.includes("core") { rows += await coreRows(options) }
   if options.includes("composition") { rows += await compositionRows(options) }
+  if options.includes("effects") { rows += await effectRows(options) }
   if options.includes("dependencies") { rows += await dependencyRows(options) }
   if options.includes("observation") { rows += await observationRows(options) }
   return rows

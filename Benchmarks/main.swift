@@ -17,6 +17,10 @@ if let mode = arguments.first, mode.hasPrefix("--profile-") {
   await Task.detached { await profile(String(mode.dropFirst("--profile-".count))) }.value
   exit(0)
 }
+if arguments.count == 3, arguments[0] == "--probe-memory", let n = Int(arguments[2]) {
+  await Task.detached { await probeMemory(arguments[1], n) }.value
+  exit(0)
+}
 let options: BenchmarkOptions
 switch BenchmarkOptions.parse(arguments) {
 case .success(let parsed): options = parsed

@@ -67,6 +67,10 @@ public struct TimeoutError: Error, Hashable, Sendable, CustomStringConvertible {
 ///   await pour(.profileFailed(error is TimeoutError ? "timed out" : "\(error)"))
 /// }
 /// ```
+///
+/// The timer is a sleep on `clock`. On Linux, a `ContinuousClock` sleep that is cancelled keeps
+/// about 2 KB until its deadline (swiftlang/swift#60441): thousands of long timeouts a second that
+/// end early hold memory for their full length, so keep timeouts as short as the work allows.
 public func withTimeout<Value: Sendable>(
   _ timeout: Duration,
   clock: any Clock<Duration>,
