@@ -17,6 +17,23 @@ struct Leaf: Dripper {
   }
 }
 
+/// A counter like ``Leaf`` with what real features hold: a setting and a dependency, which its
+/// body's `Drip` captures.
+struct Stepper: Dripper {
+  struct State: Sendable { var count = 0 }
+  enum Action: Sendable { case increase }
+
+  let step: Int
+  @Dependency(\.clock) var clock
+
+  var body: some DripperOf<Self> {
+    Drip { state, _ in
+      state.count &+= step
+      return .none
+    }
+  }
+}
+
 /// `Inner` wrapped in one more level of `Scope`.
 struct Level<Inner: Dripper>: Dripper where Inner.State: Sendable {
   struct State: Sendable { var inner: Inner.State }
@@ -95,6 +112,28 @@ func compositionRows(_ options: BenchmarkOptions) async -> [Row] {
     Row(
       group: group, name: "Station, Scope depth 5: synchronous pours", nanoseconds: stationFive,
       note: "\(Report.format2(perLevel)) ns per level; target <= 25: \(perLevel <= 25 ? "met" : "MISSED")"))
+
+  // Children that hold properties, as real ones do (a setting, a dependency).
+  let stationStepper = await synchronousPours(
+    options, initialState: Stepper.State(), action: .increase, Stepper(step: 1))
+  rows.append(
+    Row(
+      group: group, name: "Station, a child with properties, depth 0: synchronous pours",
+      nanoseconds: stationStepper))
+  let fiveSteppers = Level { Level { Level { Level { Level { Stepper(step: 1) } } } } }
+  let stationFiveSteppers = await synchronousPours(
+    options,
+    initialState: Level<Level<Level<Level<Level<Stepper>>>>>.State(
+      inner: .init(inner: .init(inner: .init(inner: .init(inner: Stepper.State()))))),
+    action: .inner(.inner(.inner(.inner(.inner(.increase))))), fiveSteppers)
+  let stepperPerLevel = (stationFiveSteppers - stationStepper) / 5
+  rows.append(
+    Row(
+      group: group, name: "Station, a child with properties, depth 5: synchronous pours",
+      nanoseconds: stationFiveSteppers,
+      note:
+        "\(Report.format2(stepperPerLevel)) ns per level; target <= 25: \(stepperPerLevel <= 25 ? "met" : "MISSED")"
+    ))
 
   // forEach: one element action in lists of 10, 1,000 and 100,000 rows, through a Station,
   // measured interleaved. These spread their actions over the list, so in the long one most reach

@@ -1,7 +1,8 @@
 /// A feature's logic: how its state changes when an action arrives, and which effects then run.
 ///
 /// Conform a type to `Dripper` and describe its logic in ``body`` by composing other drippers, or,
-/// for a leaf, implement ``reduce(into:action:)`` directly.
+/// for a leaf, implement ``reduce(into:action:)`` directly. Not both: where there is a body, a
+/// Station runs the body.
 ///
 /// ```swift
 /// struct Counter: Dripper {
