@@ -22,7 +22,7 @@ public func expectStates<D: Dripper>(
   withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },
   act actions: [D.Action],
   expect expected: [D.State],
-  timeout: Duration = .seconds(1),
+  timeout: Duration = .seconds(5),
   reporter: FailureReporter = .automatic,
   fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
   column: UInt = #column
@@ -41,18 +41,8 @@ public func expectStates<D: Dripper>(
     prepareDependencies(&$0)
   }
   let tasks = actions.map { station.pour($0) }
-  let finished = await withTaskGroup(of: Bool.self) { group in
-    group.addTask {
-      for task in tasks { await task.finish() }
-      return true
-    }
-    group.addTask {
-      try? await Task.sleep(for: timeout)
-      return false
-    }
-    let first = await group.next()!
-    group.cancelAll()
-    return first
+  let finished = await completes(within: timeout) {
+    for task in tasks { await task.finish() }
   }
   if !finished {
     reporter.fail(

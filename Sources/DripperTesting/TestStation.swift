@@ -41,6 +41,7 @@ public final class TestStation<State: Equatable & Sendable, Action: Sendable>: S
     /// How many reductions the test has accounted for.
     var asserted = 0
     var exhaustivity = Exhaustivity.on
+    var timeout = Duration.seconds(5)
     var isFinished = false
     /// Where the last call that pours or receives was, for failures found later.
     var lastCall: SourceLocation
@@ -103,6 +104,21 @@ public final class TestStation<State: Equatable & Sendable, Action: Sendable>: S
     set { progress.withLock { $0.exhaustivity = newValue } }
   }
 
+  /// How long the `receive` calls and ``finish(timeout:fileID:filePath:line:column:)`` wait for
+  /// effects that are still running, unless a call gives its own: 5 seconds by default.
+  ///
+  /// The wait ends as soon as the action arrives or no effect runs, so a passing test never waits
+  /// it out: it is generous so that a correct test does not fail on a loaded machine (sanitizers,
+  /// tests run in parallel). Effects that sleep on a `TestClock` are not waited for at all.
+  ///
+  /// ```swift
+  /// station.timeout = .milliseconds(200)
+  /// ```
+  public var timeout: Duration {
+    get { progress.withLock { $0.timeout } }
+    set { progress.withLock { $0.timeout = newValue } }
+  }
+
   /// The state as the test last asserted it (in non-exhaustive mode, as it actually is).
   public var state: State { progress.withLock { $0.expected } }
 
@@ -158,8 +174,9 @@ public final class TestStation<State: Equatable & Sendable, Action: Sendable>: S
   ///
   /// - Parameters:
   ///   - expected: The action an effect should pour next.
-  ///   - timeout: How long to wait for an effect still running to pour it. If every effect has
-  ///     finished or waits on a test clock, nothing can arrive, and the failure is immediate.
+  ///   - timeout: How long to wait for an effect still running to pour it: ``timeout`` when nil.
+  ///     If every effect has finished or waits on a test clock, nothing can arrive, and the
+  ///     failure is immediate.
   ///   - expectation: Changes a copy of the state before the action into the state expected after
   ///     it; without it, the action must not change the state.
   ///   - fileID: Where failures are reported: the call's file, by default.
@@ -168,7 +185,7 @@ public final class TestStation<State: Equatable & Sendable, Action: Sendable>: S
   ///   - column: The call's column.
   public func receive(
     _ expected: Action,
-    timeout: Duration = .seconds(1),
+    timeout: Duration? = nil,
     assert expectation: ((inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
@@ -186,7 +203,7 @@ public final class TestStation<State: Equatable & Sendable, Action: Sendable>: S
   /// ```
   public func receive<Payload>(
     _ actionCase: CasePath<Action, Payload>,
-    timeout: Duration = .seconds(1),
+    timeout: Duration? = nil,
     assert expectation: ((inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
@@ -199,7 +216,7 @@ public final class TestStation<State: Equatable & Sendable, Action: Sendable>: S
   /// Waits for an effect to pour an action that satisfies `isExpected`, and checks the state.
   public func receive(
     where isExpected: @escaping (Action) -> Bool,
-    timeout: Duration = .seconds(1),
+    timeout: Duration? = nil,
     assert expectation: ((inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
@@ -210,10 +227,10 @@ public final class TestStation<State: Equatable & Sendable, Action: Sendable>: S
   }
 
   private func receive(
-    _ description: String, matching isExpected: (Action) -> Bool, timeout: Duration,
+    _ description: String, matching isExpected: (Action) -> Bool, timeout: Duration?,
     assert expectation: ((inout State) throws -> Void)?, at location: SourceLocation
   ) async {
-    progress.withLock { $0.lastCall = location }
+    let timeout = resolvedTimeout(timeout, at: location)
     reportDiagnostics(at: location)
     defer { reportDiagnostics(at: location) }
     let isExhaustive = exhaustivity == .on
@@ -264,12 +281,12 @@ public final class TestStation<State: Equatable & Sendable, Action: Sendable>: S
   /// Effects that sleep on a `TestClock` are still running: advance the clock, cancel them, or call
   /// ``skipInFlightEffects()``.
   public func finish(
-    timeout: Duration = .seconds(1),
+    timeout: Duration? = nil,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
   ) async {
     let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    progress.withLock { $0.lastCall = location }
+    let timeout = resolvedTimeout(timeout, at: location)
     defer { reportDiagnostics(at: location) }
     let deadline = ContinuousClock.now.advanced(by: timeout)
     // Wait until the effects end, or none runs any more (the rest sleep on a test clock).
@@ -431,6 +448,14 @@ public final class TestStation<State: Equatable & Sendable, Action: Sendable>: S
     }
   }
 
+  /// Notes the call at `location`, and returns how long it waits: `requested`, or ``timeout``.
+  private func resolvedTimeout(_ requested: Duration?, at location: SourceLocation) -> Duration {
+    progress.withLock { progress in
+      progress.lastCall = location
+      return requested ?? progress.timeout
+    }
+  }
+
   /// Reports the diagnostics the Station raised since the last call, at this call.
   func reportDiagnostics(at location: SourceLocation) {
     let diagnostics = pendingDiagnostics.withLock { pending in
@@ -452,37 +477,29 @@ public final class TestStation<State: Equatable & Sendable, Action: Sendable>: S
 /// A pour of a ``TestStation``: wait for its effects, or cancel them.
 public struct TestStationTask: Sendable {
   let task: PourTask
+  let defaultTimeout: Duration
   let onTimeout: @Sendable (Duration, SourceLocation) -> Void
   let reportDiagnostics: @Sendable (SourceLocation) -> Void
 
   init<State, Action>(task: PourTask, testStation: TestStation<State, Action>) {
     self.task = task
+    self.defaultTimeout = testStation.timeout
     self.onTimeout = { [weak testStation] timeout, location in
       testStation?.failEffectsStillRunning(after: timeout, at: location)
     }
     self.reportDiagnostics = { [weak testStation] location in testStation?.reportDiagnostics(at: location) }
   }
 
-  /// Waits for the effects of the pour to finish; fails if they have not after `timeout`.
+  /// Waits for the effects of the pour to finish; fails if they have not after `timeout` (the
+  /// ``TestStation/timeout`` of its TestStation when nil).
   public func finish(
-    timeout: Duration = .seconds(1),
+    timeout: Duration? = nil,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
   ) async {
+    let timeout = timeout ?? defaultTimeout
     let task = self.task
-    let finished = await withTaskGroup(of: Bool.self) { group in
-      group.addTask {
-        await task.finish()
-        return true
-      }
-      group.addTask {
-        try? await Task.sleep(for: timeout)
-        return false
-      }
-      let first = await group.next()!
-      group.cancelAll()
-      return first
-    }
+    let finished = await completes(within: timeout) { await task.finish() }
     let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     if !finished { onTimeout(timeout, location) }
     reportDiagnostics(location)

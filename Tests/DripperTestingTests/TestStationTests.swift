@@ -283,6 +283,36 @@ func mentions(_ text: String) -> @Sendable (Issue) -> Bool {
     }
   }
 
+  @Test func callsWithoutATimeoutWaitTheStationsTimeout() async {
+    let gate = Lock<CheckedContinuation<Void, Never>?>(nil)
+    let station = TestStation(initialState: Loader.State()) {
+      Drip<Loader.State, Loader.Action> { _, _ in
+        .run { _ in await withCheckedContinuation { continuation in gate.withLock { $0 = continuation } } }
+      }
+    }
+    let origin = "DripperTestingTests/TestStationTests.swift:\(#line - 3)"
+    #expect(station.timeout == .seconds(5))
+    station.timeout = .milliseconds(50)
+    let task = await station.pour(.load)
+    await withKnownIssue {
+      await station.receive(.loaded)
+    } matching: { issue in
+      issue.comments.map(\.rawValue) == [
+        "Expected to receive an action of its case, but nothing was received within 0.05 seconds."
+      ]
+    }
+    await withKnownIssue {
+      await task.finish()
+    } matching: { issue in
+      issue.comments.map(\.rawValue) == [
+        "1 effect is still running after waiting 0.05 seconds:\n  started at \(origin)"
+      ]
+    }
+    while gate.withLock({ $0 == nil }) { await Task.yield() }
+    gate.withLock { $0?.resume() }
+    await station.finish()
+  }
+
   @Test func diagnosticsAreFailures() async {
     struct Boom: Error {}
     let station = TestStation(initialState: Loader.State()) {
@@ -322,6 +352,24 @@ func mentions(_ text: String) -> @Sendable (Issue) -> Bool {
         "Effects were still running after 0.05 seconds; the states below are those so far."
       ]
     }
+  }
+
+  @Test func theHelperReturnsAtItsTimeoutWhenAnEffectIgnoresCancellation() async {
+    let gate = Lock<CheckedContinuation<Void, Never>?>(nil)
+    await withKnownIssue {
+      await expectStates(
+        initialState: Loader.State(),
+        dripper: Drip<Loader.State, Loader.Action> { _, _ in
+          .run { _ in await withCheckedContinuation { continuation in gate.withLock { $0 = continuation } } }
+        },
+        act: [.load], expect: [], timeout: .milliseconds(50))
+    } matching: { issue in
+      issue.comments.map(\.rawValue) == [
+        "Effects were still running after 0.05 seconds; the states below are those so far."
+      ]
+    }
+    while gate.withLock({ $0 == nil }) { await Task.yield() }
+    gate.withLock { $0?.resume() }
   }
 
   @Test func theHelperExplainsWhichStatesDiffer() async {
