@@ -105,7 +105,7 @@ import Testing
     #expect(Set(cancelled.all) == Set(started.all))
     // Once its effects' tasks are gone (and the PourTask, which refers to it), nothing keeps the
     // handler alive.
-    let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+    let deadline = ContinuousClock.now.advanced(by: patience)
     while handler != nil, ContinuousClock.now < deadline { await Task.yield() }
     #expect(handler == nil)
   }
@@ -149,7 +149,7 @@ import Testing
         for await _ in events {}
         eventsEnded.open()
       }
-      let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+      let deadline = ContinuousClock.now.advanced(by: patience)
       while station.rootHandler!.publishers.count == 0, ContinuousClock.now < deadline { await Task.yield() }
     }
     // The Station is gone: its observers' streams end, its effect is cancelled and freed.
@@ -157,7 +157,7 @@ import Testing
     await statesEnded.wait()
     await eventsEnded.wait()
     // The effect's task ends once it has seen its cancellation; then nothing holds the handler.
-    let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+    let deadline = ContinuousClock.now.advanced(by: patience)
     while weakHandler != nil, ContinuousClock.now < deadline { await Task.yield() }
     #expect(weakHandler == nil)
     #expect(Tracked.alive.load(ordering: .relaxed) == before)
@@ -189,7 +189,7 @@ import Testing
   }
 }
 
-/// Runs `operation` with a bound of ten seconds; returns `nil` if it did not finish.
+/// Runs `operation` within the tests' ``patience``; returns `nil` if it did not finish.
 func bounded<T: Sendable>(_ operation: @escaping @Sendable () async -> T) async -> T? {
-  await withTimeout(.seconds(10), operation)
+  await withTimeout(patience, operation)
 }

@@ -68,10 +68,15 @@ final class Recorder<Value: Sendable>: Sendable {
   var all: [Value] { values.withLock { $0 } }
 }
 
-/// Runs `operation`, returning `nil` if it takes longer than `timeout`: the only use of real time
-/// in the tests, as a bound. `operation` must end when cancelled.
+/// How long a test waits for something that should happen before it calls it lost: the only use
+/// of real time in the tests, as a bound. A passing test never waits it out, so it is generous:
+/// under a sanitizer, with the stress tests running alongside, a task can wait seconds for a thread.
+let patience = Duration.seconds(60)
+
+/// Runs `operation`, returning `nil` if it takes longer than `timeout`. `operation` must end when
+/// cancelled.
 func withTimeout<T: Sendable>(
-  _ timeout: Duration = .seconds(10), _ operation: @escaping @Sendable () async -> T
+  _ timeout: Duration = patience, _ operation: @escaping @Sendable () async -> T
 ) async -> T? {
   await withTaskGroup(of: T?.self) { group in
     group.addTask { await operation() }
