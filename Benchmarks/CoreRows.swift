@@ -96,8 +96,10 @@ func coreRows(_ options: BenchmarkOptions) async -> [Row] {
   return rows
 }
 
-/// Runs one path in a loop, for a profiler: `--profile-sync`, `--profile-awaited`, `--profile-minimal`.
-func profile(_ mode: String) async {
+/// Runs one path in a loop, for a profiler (`perf record`): `--profile-MODE`, MODE one of the cases
+/// below (`sync`, `awaited`, `unread`, `overridden`, `foreach`, `scope`, …).
+/// Returns `false` for an unknown mode.
+func profile(_ mode: String) async -> Bool {
   let station = Station(initialState: BenchCounter.State()) { BenchCounter() }
   let n = 3_000_000
   let start = nanoseconds()
@@ -126,6 +128,11 @@ func profile(_ mode: String) async {
     var total = 0
     for _ in 0..<n { total &+= reader.greeting.text.utf8.count }
     blackHole(total)
+  case "unread":
+    let unread = Station(initialState: Reader.State()) { Reader(mode: .declaresButNeverReads) }
+    var last: PourTask?
+    for _ in 0..<n { last = unread.pour(.increase) }
+    await last?.finish()
   case "overridden":
     let overridden = Station(initialState: Plain.State()) {
       Plain()
@@ -152,8 +159,8 @@ func profile(_ mode: String) async {
     let actor = MinimalActor()
     for _ in 0..<n { await actor.increase() }
   default:
-    print("unknown mode \(mode)")
-    return
+    return false
   }
   print(Double(nanoseconds() - start) / Double(n), "ns per action,", mode)
+  return true
 }

@@ -28,7 +28,7 @@ struct BenchmarkOptions {
   var soakSeconds: Int?
 
   static let usage =
-    "usage: dripper-bench [--quick] [--filter TEXT] | --soak SECONDS | --profile-(sync|awaited|minimal)"
+    "usage: dripper-bench [--quick] [--filter TEXT] | --soak SECONDS | --profile-MODE"
 
   /// Reads the command line, or explains in one line what is wrong with it.
   static func parse(_ arguments: [String]) -> Result<BenchmarkOptions, OptionError> {
@@ -184,8 +184,9 @@ struct Report {
 
   static func format2(_ value: Double) -> String {
     let hundredths = Int((value * 100).rounded())
-    let fraction = String(hundredths % 100)
-    return "\(hundredths / 100).\(fraction.count == 1 ? "0" + fraction : fraction)"
+    let sign = hundredths < 0 ? "-" : ""
+    let fraction = String(hundredths.magnitude % 100)
+    return "\(sign)\(hundredths.magnitude / 100).\(fraction.count == 1 ? "0" + fraction : fraction)"
   }
 }
 
