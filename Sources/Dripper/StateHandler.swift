@@ -31,7 +31,6 @@ public final actor StateHandler<State: Sendable, Action: Sendable> {
   /// it is specialized where the Station is created; callers that only know the handler through a
   /// protocol (a ``PourTask``, an effect's ``Pour``) call these instead of unspecialized code.
   @usableFromInline let drainEntry: @Sendable (isolated StateHandler) -> Void
-  @usableFromInline let drainEntryAsync: @Sendable (isolated StateHandler) async -> Void
   @usableFromInline let receiveEntry: @Sendable (isolated StateHandler, Action, EffectGroupID) -> Void
 
   /// Called once, when the Station is released.
@@ -78,7 +77,6 @@ public final actor StateHandler<State: Sendable, Action: Sendable> {
     self.dependencies = dependencies
     self.onEnd = onEnd
     self.drainEntry = { (handler: isolated StateHandler) in handler.drainMailbox() }
-    self.drainEntryAsync = { (handler: isolated StateHandler) in await handler.runScheduledDrain() }
     self.receiveEntry = { (handler: isolated StateHandler, action: Action, group: EffectGroupID) in
       handler.reduceReceived(action, group: group)
     }
@@ -135,7 +133,9 @@ public final actor StateHandler<State: Sendable, Action: Sendable> {
         let untouched = seen.map { $0.taken == now.taken } ?? true
         let arriving = seen.map { now.poured - $0.poured } ?? 0
         if untouched && (arriving < Self.burst || now.poured - now.taken >= Self.batchThreshold) {
-          await drainEntryAsync(self)
+          // One batch, everything the mailbox holds; then back to lingering, so that a burst
+          // still going on is taken in large batches rather than fought over, pour by pour.
+          await drainEntry(self)
         }
       } else if let seen, seen == now, queue.mailbox.withLock({ $0.endScheduledDrainIfEmpty() }) {
         return
@@ -167,14 +167,6 @@ public final actor StateHandler<State: Sendable, Action: Sendable> {
   func reduceReceived(_ action: Action, group: EffectGroupID) {
     drainMailbox()
     withStationDependencies { reduce(action, group: group) }
-  }
-
-  /// The drain task's turn on the actor: one batch, everything the mailbox holds. The task then
-  /// goes back to lingering, so that a burst still going on is taken in large batches rather than
-  /// fought over, pour by pour, for the mailbox's lock.
-  @inlinable
-  func runScheduledDrain() async {
-    drainMailbox()
   }
 
   /// Reduces every action poured before this call: they are all in the mailbox's next batch.
