@@ -1,7 +1,7 @@
 import Dripper
 
 /// Runs `operation` until it returns or `timeout` passes, whichever comes first, and returns
-/// whether it returned.
+/// whether it returned: the harness's only use of real time.
 ///
 /// On a timeout the operation is cancelled but not waited for: a task group would wait for it, and
 /// an effect that ignores cancellation would then hold the test up for ever instead of failing it.

@@ -434,18 +434,11 @@ public final class TestStation<State: Equatable & Sendable, Action: Sendable>: S
     }
   }
 
-  /// Runs `operation`, cancelling it at `deadline`: the harness's only use of real time.
+  /// Runs `operation`, cancelling it at `deadline`.
   private func waitUntil(
     _ deadline: ContinuousClock.Instant, _ operation: @escaping @Sendable () async -> Void
-  )
-    async
-  {
-    await withTaskGroup(of: Void.self) { group in
-      group.addTask { await operation() }
-      group.addTask { try? await Task.sleep(until: deadline) }
-      _ = await group.next()
-      group.cancelAll()
-    }
+  ) async {
+    _ = await completes(within: ContinuousClock.now.duration(to: deadline), operation)
   }
 
   /// Notes the call at `location`, and returns how long it waits: `requested`, or ``timeout``.
