@@ -53,26 +53,21 @@ public struct _IfLetDripper<Parent: Dripper, Child: Dripper>: Dripper {
   /// became `nil`.
   @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-    var childEffect = Effect<Parent.Action>.none
-    if let childAction = toChildAction.extract(action) {
-      if state[keyPath: toChildState] != nil {
-        let effect = child.reduce(into: &state[keyPath: toChildState]!, action: childAction)
-        if !effect.isNone { childEffect = effect.map(toChildAction.embed).namespaced(namespace) }
-      } else {
-        childEffect = .report(
-          Diagnostic(
-            .missingChild,
-            "ignored \(action): its child state \(toChildState as AnyKeyPath) is nil (an effect may "
-              + "have outlived the child, or the action was poured after it was dismissed)"))
-      }
-    }
-    let wasPresent = state[keyPath: toChildState] != nil
-    let parentEffect = parent.reduce(into: &state, action: action)
-    var effect = childEffect.merge(with: parentEffect)
-    if wasPresent && state[keyPath: toChildState] == nil {
-      effect = effect.merge(with: .cancelNamespace(namespace))
-    }
-    return effect
+    let toChildState = toChildState
+    return parent.reduce(
+      into: &state, action: action, withChild: toChildAction,
+      isPresent: { $0[keyPath: toChildState] != nil },
+      runChild: { state, childAction in
+        guard state[keyPath: toChildState] != nil else { return nil }
+        return child.reduce(into: &state[keyPath: toChildState]!, action: childAction)
+      },
+      missing: {
+        Diagnostic(
+          .missingChild,
+          "ignored \(action): its child state \(toChildState as AnyKeyPath) is nil (an effect may "
+            + "have outlived the child, or the action was poured after it was dismissed)")
+      },
+      namespace: { namespace })
   }
 
   @usableFromInline
@@ -127,22 +122,49 @@ public struct _IfCaseLetDripper<Parent: Dripper, Child: Dripper>: Dripper {
   /// the child's effects if the state left the case.
   @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-    let namespace = AnySendableHashable(ChildNamespace(Child.self))
-    var childEffect = Effect<Parent.Action>.none
-    if let childAction = toChildAction.extract(action) {
-      if var childState = toChildState.extract(state) {
+    let toChildState = toChildState
+    return parent.reduce(
+      into: &state, action: action, withChild: toChildAction,
+      isPresent: toChildState.matches,
+      runChild: { state, childAction in
+        guard var childState = toChildState.extract(state) else { return nil }
         let effect = child.reduce(into: &childState, action: childAction)
         state = toChildState.embed(childState)
-        if !effect.isNone { childEffect = effect.map(toChildAction.embed).namespaced(namespace) }
+        return effect
+      },
+      missing: { Diagnostic.missingCase(of: Parent.State.self, for: action) },
+      namespace: { AnySendableHashable(ChildNamespace(Child.self)) })
+  }
+}
+
+extension Dripper {
+  /// The reduction of a parent with a child that may be absent, shared by `ifLet` and
+  /// `ifCaseLet`.
+  ///
+  /// For a child action, the child runs first (`runChild` returns `nil` when the child is absent:
+  /// the action is then reported with `missing`). Then the parent runs; if its reduction made the
+  /// child absent, the child's effects are cancelled. The child's namespace is made only when an
+  /// effect needs it, never for an action that leaves the child alone.
+  @inlinable
+  func reduce<ChildAction>(
+    into state: inout State, action: Action, withChild toChildAction: CasePath<Action, ChildAction>,
+    isPresent: (State) -> Bool,
+    runChild: (inout State, ChildAction) -> Effect<ChildAction>?,
+    missing: () -> Diagnostic,
+    namespace: () -> AnySendableHashable
+  ) -> Effect<Action> {
+    var childEffect = Effect<Action>.none
+    if let childAction = toChildAction.extract(action) {
+      if let effect = runChild(&state, childAction) {
+        if !effect.isNone { childEffect = effect.map(toChildAction.embed).namespaced(namespace()) }
       } else {
-        childEffect = .report(Diagnostic.missingCase(of: Parent.State.self, for: action))
+        childEffect = .report(missing())
       }
     }
-    let wasInCase = toChildState.matches(state)
-    let parentEffect = parent.reduce(into: &state, action: action)
-    var effect = childEffect.merge(with: parentEffect)
-    if wasInCase && !toChildState.matches(state) {
-      effect = effect.merge(with: .cancelNamespace(namespace))
+    let wasPresent = isPresent(state)
+    var effect = childEffect.merge(with: reduce(into: &state, action: action))
+    if wasPresent && !isPresent(state) {
+      effect = effect.merge(with: .cancelNamespace(namespace()))
     }
     return effect
   }
