@@ -2,15 +2,8 @@
 # Pipes a scripted session through CounterREPL and checks its output, errors and exit status.
 set -euo pipefail
 binary=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-check() {  # check NAME EXPECTED-FILE ACTUAL-FILE
-  if ! diff -u "$2" "$3"; then
-    printf 'FAILED: %s differs from what was expected (diff above)\n' "$1" >&2
-    exit 1
-  fi
-}
+# shellcheck source=session-lib.sh
+source "$(dirname "$0")/session-lib.sh"
 
 printf '%s\n' '+' '+' 'set 10' 'state' 'bogus' '-' '' 'set abc' 'random' 'wait' 'set 25' 'fact' \
   'wait' 'set 100000' 'fact' 'cancel' "$(printf 'x%.0s' $(seq 1 300))" 'quit' '+' > "$work/input"

@@ -3,15 +3,8 @@
 # its output, errors, exit status and saved file.
 set -euo pipefail
 binary=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-check() {  # check NAME EXPECTED-FILE ACTUAL-FILE
-  if ! diff -u "$2" "$3"; then
-    printf 'FAILED: %s differs from what was expected (diff above)\n' "$1" >&2
-    exit 1
-  fi
-}
+# shellcheck source=session-lib.sh
+source "$(dirname "$0")/session-lib.sh"
 
 printf '{ this is not a todo list' > "$work/corrupt.json"
 cat > "$work/input" <<EOF_INPUT
