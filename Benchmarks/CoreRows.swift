@@ -155,12 +155,18 @@ func profile(_ mode: String) async -> Bool {
     var last: PourTask?
     for index in 0..<n { last = big.pour(.bump(index % 10)) }
     await last?.finish()
+  case "roundtrip":
+    for _ in 0..<(n / 100) { await station.pour(.ping).finish() }
+  case "baretask":
+    let actor = MinimalActor()
+    for _ in 0..<(n / 100) { await Task.detached { await actor.increase() }.value }
   case "minimal":
     let actor = MinimalActor()
     for _ in 0..<n { await actor.increase() }
   default:
     return false
   }
-  print(Double(nanoseconds() - start) / Double(n), "ns per action,", mode)
+  let operations = mode == "roundtrip" || mode == "baretask" ? n / 100 : n
+  print(Double(nanoseconds() - start) / Double(operations), "ns per action,", mode)
   return true
 }

@@ -14,6 +14,9 @@ public struct Diagnostic: Sendable, CustomStringConvertible {
     case missingChild
     /// A dependency without a test value was used in a test.
     case unimplementedDependency
+    /// An effect poured an action after its operation had returned, through a ``Pour`` that
+    /// escaped it. The action is still reduced.
+    case pourFromEndedEffect
     /// Anything else a dripper or a library reports.
     case other
   }

@@ -31,7 +31,8 @@ public struct Effect<Action: Sendable>: Sendable {
     if case .none = operation { true } else { false }
   }
 
-  /// The shape of an effect: a tree the ``StateHandler`` walks after each reduction.
+  /// The shape of an effect: a tree the Station's interpreter walks after each reduction (see
+  /// `StateHandler+Interpreter.swift`).
   ///
   /// Every reduction returns an effect, so the enum is kept small: payloads larger than a word or
   /// two are boxed (`indirect`), leaving the size of `.send`'s action.
@@ -42,21 +43,18 @@ public struct Effect<Action: Sendable>: Sendable {
     case run(EffectRun<Action>)
     case merge([Effect])
     case concatenate([Effect])
-    /// Runs the effect under a cancellation id, with a concurrency policy for effects sharing it.
-    indirect case cancellable(AnySendableHashable, EffectPolicy, Effect)
-    indirect case cancel(AnySendableHashable)
+    /// Runs the effect under a cancellation id, admitted by the id's policy.
+    indirect case cancellable(EffectAdmission, Effect)
+    /// Cancels the effects under an id, or every effect of a child namespace.
+    indirect case cancel(EffectCancellation)
     /// Runs the effect inside a child feature's namespace (an `ifLet` child, a `forEach` element).
     indirect case namespaced(AnySendableHashable, Effect)
-    /// Cancels every effect of a child namespace.
-    indirect case cancelNamespace(AnySendableHashable)
     /// Waits on a clock, then runs the effect.
     indirect case delayed(EffectDelay, Effect)
     /// Runs the effect at most once per interval for an id.
-    indirect case throttled(AnySendableHashable, EffectThrottle, Effect)
-    /// Reports a diagnostic through the Station.
-    indirect case report(Diagnostic)
-    /// Emits an event to the Station's listeners.
-    indirect case emit(any Sendable)
+    indirect case throttled(EffectThrottle, Effect)
+    /// Tells the Station something at once: a diagnostic to report, an event to emit.
+    indirect case announce(EffectAnnouncement)
   }
 
   // MARK: - Creating effects
@@ -110,8 +108,18 @@ public struct Effect<Action: Sendable>: Sendable {
   public static func merge(_ effects: Self...) -> Self { merge(effects) }
 
   /// Runs effects at the same time.
+  ///
+  /// Builds one flat merge, in time linear in the number of effects.
   public static func merge(_ effects: some Sequence<Self>) -> Self {
-    effects.reduce(.none) { $0.merge(with: $1) }
+    var parts: [Self] = []
+    for effect in effects {
+      switch effect.operation {
+      case .none: continue
+      case .merge(let nested): parts.append(contentsOf: nested)
+      default: parts.append(effect)
+      }
+    }
+    return parts.count <= 1 ? parts.first ?? .none : Self(.merge(parts))
   }
 
   /// Runs this effect and `other` at the same time.
@@ -138,8 +146,18 @@ public struct Effect<Action: Sendable>: Sendable {
   public static func concatenate(_ effects: Self...) -> Self { concatenate(effects) }
 
   /// Runs effects one after another: each starts when the previous one has finished.
+  ///
+  /// Builds one flat sequence, in time linear in the number of effects.
   public static func concatenate(_ effects: some Sequence<Self>) -> Self {
-    effects.reduce(.none) { $0.concatenate(with: $1) }
+    var parts: [Self] = []
+    for effect in effects {
+      switch effect.operation {
+      case .none: continue
+      case .concatenate(let nested): parts.append(contentsOf: nested)
+      default: parts.append(effect)
+      }
+    }
+    return parts.count <= 1 ? parts.first ?? .none : Self(.concatenate(parts))
   }
 
   /// Runs `other` once this effect has finished.
@@ -162,22 +180,32 @@ public struct Effect<Action: Sendable>: Sendable {
   /// Counter().reduce(into: &state.counter, action: action).map(AppFeature.Action.counter)
   /// ```
   public func map<T: Sendable>(_ transform: @escaping @Sendable (Action) -> T) -> Effect<T> {
+    rebuilt(sending: transform) { $0.map(transform) }
+  }
+
+  /// The same tree with each action sent turned by `send` and each `run` by `run`: the one walk
+  /// that ``map(_:)`` and the observers share.
+  @usableFromInline
+  func rebuilt<T: Sendable>(
+    sending send: (Action) -> T, running run: (EffectRun<Action>) -> EffectRun<T>
+  ) -> Effect<T> {
     switch operation {
     case .none: .none
-    case .send(let action): .send(transform(action))
-    case .run(let run): Effect<T>(.run(run.map(transform)))
-    case .merge(let effects): Effect<T>(.merge(effects.map { $0.map(transform) }))
-    case .concatenate(let effects): Effect<T>(.concatenate(effects.map { $0.map(transform) }))
-    case .cancellable(let id, let policy, let effect):
-      Effect<T>(.cancellable(id, policy, effect.map(transform)))
-    case .cancel(let id): Effect<T>(.cancel(id))
-    case .namespaced(let component, let effect): Effect<T>(.namespaced(component, effect.map(transform)))
-    case .cancelNamespace(let component): Effect<T>(.cancelNamespace(component))
-    case .delayed(let delay, let effect): Effect<T>(.delayed(delay, effect.map(transform)))
-    case .throttled(let id, let throttle, let effect):
-      Effect<T>(.throttled(id, throttle, effect.map(transform)))
-    case .report(let diagnostic): Effect<T>(.report(diagnostic))
-    case .emit(let event): Effect<T>(.emit(event))
+    case .send(let action): Effect<T>(.send(send(action)))
+    case .run(let effect): Effect<T>(.run(run(effect)))
+    case .merge(let effects): Effect<T>(.merge(effects.map { $0.rebuilt(sending: send, running: run) }))
+    case .concatenate(let effects):
+      Effect<T>(.concatenate(effects.map { $0.rebuilt(sending: send, running: run) }))
+    case .cancellable(let admission, let effect):
+      Effect<T>(.cancellable(admission, effect.rebuilt(sending: send, running: run)))
+    case .cancel(let cancellation): Effect<T>(.cancel(cancellation))
+    case .namespaced(let component, let effect):
+      Effect<T>(.namespaced(component, effect.rebuilt(sending: send, running: run)))
+    case .delayed(let delay, let effect):
+      Effect<T>(.delayed(delay, effect.rebuilt(sending: send, running: run)))
+    case .throttled(let throttle, let effect):
+      Effect<T>(.throttled(throttle, effect.rebuilt(sending: send, running: run)))
+    case .announce(let announcement): Effect<T>(.announce(announcement))
     }
   }
 
@@ -192,12 +220,12 @@ public struct Effect<Action: Sendable>: Sendable {
   /// Cancels every effect of a child feature's namespace.
   @usableFromInline
   static func cancelNamespace(_ component: AnySendableHashable) -> Self {
-    Self(.cancelNamespace(component))
+    Self(.cancel(.namespace(component)))
   }
 
   /// Reports a diagnostic through the Station that runs the reduction.
   @usableFromInline
-  static func report(_ diagnostic: Diagnostic) -> Self { Self(.report(diagnostic)) }
+  static func report(_ diagnostic: Diagnostic) -> Self { Self(.announce(.diagnostic(diagnostic))) }
 }
 
 /// The work of a ``Effect/run(priority:operation:catch:fileID:line:)`` effect.
@@ -236,17 +264,63 @@ final class EffectRun<Action: Sendable>: Sendable {
   }
 }
 
+/// Where an effect was written: shown when a test ends with the effect still running.
+@usableFromInline
+struct EffectOrigin: Sendable, CustomStringConvertible {
+  let fileID: StaticString
+  let line: UInt
+
+  @usableFromInline
+  init(fileID: StaticString, line: UInt) {
+    self.fileID = fileID
+    self.line = line
+  }
+
+  @usableFromInline
+  var description: String { "\(fileID):\(line)" }
+}
+
+/// How an effect is admitted under a cancellation id: see ``Effect/cancellable(id:policy:fileID:line:)``.
+@usableFromInline
+struct EffectAdmission: Sendable {
+  let id: AnySendableHashable
+  let policy: EffectPolicy
+  /// Where `cancellable` was called: the origin of the effect while it waits its turn.
+  let origin: EffectOrigin
+}
+
+/// What a `cancel` effect cancels.
+@usableFromInline
+enum EffectCancellation: Sendable {
+  /// The effects under an id.
+  case id(AnySendableHashable)
+  /// Every effect of a child namespace.
+  case namespace(AnySendableHashable)
+}
+
+/// What an effect tells its Station at once, without a task.
+@usableFromInline
+enum EffectAnnouncement: Sendable {
+  case diagnostic(Diagnostic)
+  case event(any Sendable)
+}
+
 /// A wait before an effect starts: the plumbing of `debounce`.
 @usableFromInline
 struct EffectDelay: Sendable {
   let clock: any Clock<Duration>
   let duration: Duration
+  /// Where `debounce` was called: the origin of the effect while it waits.
+  let origin: EffectOrigin
 }
 
 /// How an id's effects are throttled.
 @usableFromInline
 struct EffectThrottle: Sendable {
+  let id: AnySendableHashable
   let clock: any Clock<Duration>
   let interval: Duration
   let latest: Bool
+  /// Where `throttle` was called: the origin of the effect while it is held.
+  let origin: EffectOrigin
 }

@@ -1,9 +1,16 @@
 /// What a ``PourTask`` needs from the Station that made it.
 @usableFromInline
 protocol PourTaskHost: AnyObject, Sendable {
-  var effects: EffectRegistry { get }
   /// Returns once every action poured so far has been reduced.
   func reduce(through sequence: UInt64) async
+  /// Whether any pour has effects in flight.
+  var hasLiveGroups: Bool { get }
+  /// Waits until the pour's effects have ended; cancelling the waiting task cancels them.
+  func waitForGroup(_ group: EffectGroupID) async
+  /// Cancels the pour's effects.
+  func cancel(group: EffectGroupID)
+  /// Whether the pour was cancelled, or the Station is gone.
+  func isCancelled(group: EffectGroupID) -> Bool
 }
 
 /// A handle on one pour: wait for it and everything it started, or cancel its effects.
@@ -33,8 +40,8 @@ public struct PourTask: Hashable, Sendable {
   @inlinable
   public func finish() async {
     await host.reduce(through: sequence)
-    if host.effects.hasLiveGroups {
-      await host.effects.waitForGroup(sequence)
+    if host.hasLiveGroups {
+      await host.waitForGroup(sequence)
     }
   }
 
@@ -42,14 +49,14 @@ public struct PourTask: Hashable, Sendable {
   ///
   /// The action itself is still reduced if it has not been yet; effects it would start do not run.
   public func cancel() {
-    host.effects.cancel(group: sequence)
+    host.cancel(group: sequence)
   }
 
   /// Whether ``cancel()`` was called on this pour, or its Station has been released.
   ///
   /// The Station remembers each cancelled pour (a few bytes) for as long as it lives.
   public var isCancelled: Bool {
-    host.effects.isCancelled(group: sequence)
+    host.isCancelled(group: sequence)
   }
 
   /// Whether two tasks refer to the same pour.

@@ -23,7 +23,10 @@ public final actor StateHandler<State: Sendable, Action: Sendable> {
   @usableFromInline nonisolated let dependencies: DependencyValues
   /// Where pours wait; an object of its own, written by every pour (see ``PourQueue``).
   @usableFromInline nonisolated let queue = PourQueue<Action>()
-  @usableFromInline nonisolated let effects = EffectRegistry()
+  nonisolated let effects = EffectRegistry()
+  /// In a Station watched by a test, the executor every task of the Station runs on, which knows
+  /// when they have nothing left to run (see ``WatchedExecutor``); `nil` otherwise.
+  @usableFromInline nonisolated let executor: WatchedExecutor?
   /// Who listens to the events effects emit.
   @usableFromInline nonisolated let events = EventPublisher()
 
@@ -53,19 +56,7 @@ public final actor StateHandler<State: Sendable, Action: Sendable> {
   @usableFromInline var batch: [Action] = []
   /// Actions sent with `Effect.send` by the reduction in progress, reduced before the next batch
   /// item.
-  @usableFromInline var followUps: [FollowUp] = []
-
-  @usableFromInline
-  struct FollowUp: Sendable {
-    @usableFromInline let action: Action
-    @usableFromInline let group: EffectGroupID
-
-    @inlinable
-    init(action: Action, group: EffectGroupID) {
-      self.action = action
-      self.group = group
-    }
-  }
+  @usableFromInline var followUps: [Send] = []
 
   @inlinable
   init(
@@ -76,6 +67,7 @@ public final actor StateHandler<State: Sendable, Action: Sendable> {
     self.reducer = dripper._reducer()
     self.dependencies = dependencies
     self.onEnd = onEnd
+    self.executor = Self.makeExecutor(for: dependencies)
     self.drainEntry = { (handler: isolated StateHandler) in handler.drainMailbox() }
     self.receiveEntry = { (handler: isolated StateHandler, action: Action, group: EffectGroupID) in
       handler.reduceReceived(action, group: group)
@@ -112,9 +104,23 @@ public final actor StateHandler<State: Sendable, Action: Sendable> {
   @usableFromInline
   nonisolated func scheduleDrainTask() {
     let dependencies = self.dependencies
-    Task.detached {
-      await DependencyValues.$current.withValue(dependencies) { await self.lingerAndDrain() }
+    spawn {
+      await DependencyValues.$current.withValue(dependencies) {
+        if self.executor == nil {
+          await self.lingerAndDrain()
+        } else {
+          await self.drainUntilEmpty()
+        }
+      }
     }
+  }
+
+  /// The drain task's loop in a watched Station: drain until the mailbox is empty, without
+  /// lingering, so that no pour waits while the Station looks settled.
+  nonisolated func drainUntilEmpty() async {
+    repeat {
+      await onActor { handler in handler.drainMailbox() }
+    } while !queue.mailbox.withLock({ $0.endScheduledDrainIfEmpty() })
   }
 
   /// The drain task's loop.
@@ -188,7 +194,7 @@ public final actor StateHandler<State: Sendable, Action: Sendable> {
         sequence += 1
       }
     }
-    batch.removeAll(keepingCapacity: true)
+    batch.removeAll(keepingCapacity: batch.capacity <= Self.retainedCapacity)
   }
 
   /// Runs `body` with the Station's dependencies in force, binding them only when the calling
@@ -208,14 +214,7 @@ public final actor StateHandler<State: Sendable, Action: Sendable> {
   @inlinable
   func reduce(_ action: Action, group: EffectGroupID) {
     reduceOne(action, group: group)
-    guard !followUps.isEmpty else { return }
-    var index = 0
-    while index < followUps.count {
-      let next = followUps[index]
-      index += 1
-      reduceOne(next.action, group: next.group)
-    }
-    followUps.removeAll(keepingCapacity: true)
+    if !followUps.isEmpty { reduceFollowUps() }
   }
 
   @inlinable
@@ -223,26 +222,63 @@ public final actor StateHandler<State: Sendable, Action: Sendable> {
     let effect = reducer(&currentState, action)
     if publishers.isActive { publishers.publish(currentState) }
     if effect.isNone { return }
-    perform(effect, in: EffectContext(group: group))
+    perform(effect, group: group)
   }
 
-  /// Queues an action sent with `Effect.send` by the reduction in progress.
-  func sendFollowUp(_ action: Action, group: EffectGroupID) {
-    followUps.append(FollowUp(action: action, group: group))
+  /// Reduces the actions effects sent, in order, and those they send in turn. An action that a
+  /// slot waits for (a part of a `concatenate`) is dropped if the slot was cancelled meanwhile,
+  /// and tells the registry when it is reduced, which may start what waited for it.
+  @usableFromInline
+  func reduceFollowUps() {
+    var index = 0
+    while index < followUps.count {
+      let next = followUps[index]
+      index += 1
+      guard let delivery = next.delivery else {
+        reduceOne(next.action, group: next.group)
+        continue
+      }
+      if effects.isLive(delivery) { reduceOne(next.action, group: next.group) }
+      let (_, starts) = effects.update { state, after in state.delivered(delivery, &after) }
+      if !starts.isEmpty {
+        var sends: [Send] = []
+        startWork(starts, sending: &sends)
+        followUps.append(contentsOf: sends)
+      }
+    }
+    // A one-time spike (a long chain of sends) gives its memory back.
+    followUps.removeAll(keepingCapacity: followUps.capacity <= Self.retainedCapacity)
   }
+
+  /// How many elements the Station's buffers keep room for between bursts.
+  @usableFromInline static var retainedCapacity: Int { 1_024 }
 
   // MARK: - Lifetime
 
-  /// The Station was created: a test clock that is its clock dependency waits for its effects.
+  /// Whether a Station with these dependencies is watched by a test: its clock watches effects
+  /// (a test clock), or its dependencies are in the test context.
+  @usableFromInline
+  static func makeExecutor(for dependencies: DependencyValues) -> WatchedExecutor? {
+    dependencies.context == .test || dependencies.clock is any EffectWatcher ? WatchedExecutor() : nil
+  }
+
+  /// The Station was created: a clock that watches effects (a test clock) watches its effects.
   @usableFromInline
   nonisolated func stationStarted() {
-    if let clock = dependencies.clock as? TestClock { clock.watch(effects) }
+    guard let executor else { return }
+    (dependencies.clock as? any EffectWatcher)?.watch(executor)
   }
+
+  /// Whether the Station has been released.
+  @usableFromInline
+  nonisolated var isReleased: Bool { effects.isClosed }
 
   /// The Station was released: cancel every effect and refuse new ones.
   @usableFromInline
   nonisolated func stationReleased() {
-    effects.close()
+    effects.markClosed()
+    let (_, starts) = effects.update { state, after in state.close(&after) }
+    startWork(detached: starts)
     publishers.finishAll()
     events.finishAll()
     onEnd?()
@@ -262,6 +298,19 @@ extension StateHandler: PourTaskHost {
   @usableFromInline
   func reduce(through sequence: UInt64) {
     drainEntry(self)
+  }
+
+  @usableFromInline
+  nonisolated var hasLiveGroups: Bool { effects.hasLiveGroups }
+
+  @usableFromInline
+  nonisolated func waitForGroup(_ group: EffectGroupID) async {
+    await effects.waitForGroup(group) { self.cancel(group: group) }
+  }
+
+  @usableFromInline
+  nonisolated func isCancelled(group: EffectGroupID) -> Bool {
+    effects.isCancelled(group: group)
   }
 }
 
@@ -283,7 +332,7 @@ extension StateHandler: StateSource {
     _ continuation: AsyncStream<Value>.Continuation, key: SliceKey?,
     slice: @escaping @Sendable (State) -> Value, isDuplicate: (@Sendable (Value, Value) -> Bool)?
   ) {
-    guard !effects.isClosed else { return continuation.finish() }
+    guard !isReleased else { return continuation.finish() }
     drainMailbox()
     let (number, group) = publishers.group(key: key, slice: slice, isDuplicate: isDuplicate)
     let current = group.current(computingFrom: currentState)

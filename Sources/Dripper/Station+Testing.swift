@@ -5,34 +5,74 @@ extension Station {
     _ = await state
   }
 
-  /// Whether no effect is running: every one has finished, or sleeps on a test clock.
+  /// Whether no effect can do anything until something outside it happens: every one has
+  /// ended, or waits (on a test clock, a stream, an answer) with nothing to run. Exact in a
+  /// Station watched by a test (see ``WatchedExecutor``); elsewhere, whether no effect is left.
   package var effectsSettled: Bool {
-    rootHandler.map { $0.effects.snapshot.running == 0 } ?? true
+    guard let handler = rootHandler else { return true }
+    return handler.executor?.isSettled ?? handler.effects.snapshot.isIdle
   }
 
-  /// Whether no effect is running, queued, or held.
+  /// How many times the effects have settled: pass it to ``waitForEffectsToSettle(after:)``.
+  package var settlingEpoch: UInt64 { rootHandler?.executor?.epoch ?? 0 }
+
+  /// Whether every effect still running waits on a test clock: only advancing it can make one
+  /// of them pour. (An effect settled on anything else — a stream, real time, an answer — may
+  /// still pour without the test's help.)
+  package var effectsWaitOnlyForTime: Bool {
+    guard let handler = rootHandler else { return true }
+    guard let executor = handler.executor else { return handler.effects.snapshot.isIdle }
+    guard executor.isSettled else { return false }
+    let tasks = handler.effects.read { $0.leaves.filter { $0.role == .task } }
+    return tasks.allSatisfy { executor.isAsleepOnClock($0.slot) }
+  }
+
+  /// Whether no effect is running or waiting to start.
   package var effectsIdle: Bool {
     rootHandler.map { $0.effects.snapshot.isIdle } ?? true
   }
 
-  /// Waits until no effect is running (see ``effectsSettled``); returns early if cancelled.
+  /// Waits until the effects have settled (see ``effectsSettled``); returns early if cancelled.
   package func waitForEffectsToSettle() async {
-    await rootHandler?.effects.wait(until: .settled)
+    guard let handler = rootHandler else { return }
+    if let executor = handler.executor {
+      await executor.waitUntilSettled()
+    } else {
+      await handler.effects.waitUntilIdle()
+    }
   }
 
-  /// Waits until no effect is running, queued or held; returns early if cancelled.
+  /// Waits until the effects have settled again since `epoch`; returns early if cancelled.
+  package func waitForEffectsToSettle(after epoch: UInt64) async {
+    guard let handler = rootHandler else { return }
+    if let executor = handler.executor {
+      await executor.waitUntilSettled(after: epoch)
+    } else {
+      await handler.effects.waitUntilIdle()
+    }
+  }
+
+  /// Waits until no effect is running or waiting to start; returns early if cancelled.
   package func waitForEffectsToEnd() async {
-    await rootHandler?.effects.wait(until: .idle)
+    await rootHandler?.effects.waitUntilIdle()
   }
 
-  /// Where the effects still running were written, as `File.swift:line`.
+  /// The effects still running or waiting, as `File.swift:line` where the user wrote them, with
+  /// what they wait for when they wait, in the order they started.
   package var runningEffects: [String] {
-    rootHandler?.effects.liveOrigins.map(\.description) ?? []
+    guard let handler = rootHandler else { return [] }
+    return handler.effects.read { $0.leaves }.map { leaf in
+      switch leaf.role {
+      case .waiting: "\(leaf.origin) (waiting its turn or its throttle window)"
+      case .delivery: "\(leaf.origin) (an action on its way)"
+      case .task, .timer, .join, .window: "\(leaf.origin)"
+      }
+    }
   }
 
-  /// Cancels every effect running now.
+  /// Cancels every effect running or waiting now.
   package func cancelEffects() {
-    rootHandler?.effects.cancelAll()
+    rootHandler?.cancelAllEffects()
   }
 }
 

@@ -53,7 +53,6 @@ public final class Station<State: Sendable, Action: Sendable>: Sendable {
     withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in }
   ) {
     var dependencies = DependencyValues.current
-    dependencies.effectToken = nil
     prepareDependencies(&dependencies)
     let handler: StateHandler<State, Action>
     if observers.isEmpty {

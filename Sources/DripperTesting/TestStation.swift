@@ -255,10 +255,9 @@ public final class TestStation<State: Equatable & Sendable, Action: Sendable>: S
         skip(through: asserted, showing: showsSkipped)
         continue
       }
-      // Nothing to look at yet. If no effect runs, nothing can come (an effect asleep on a test
-      // clock waits for it to be advanced); otherwise wait, within the timeout.
-      let settled = station.effectsSettled
-      if settled, log.count == asserted {
+      // Nothing to look at yet. If every effect waits on a test clock (or none is left), nothing
+      // can come until the test moves time; otherwise wait, within the timeout.
+      if station.effectsWaitOnlyForTime, log.count == asserted {
         reporter.fail(
           "Expected to receive \(description), but no effect is running that could pour it"
             + " (an effect asleep on a TestClock waits for it to be advanced).", at: location)
@@ -289,13 +288,12 @@ public final class TestStation<State: Equatable & Sendable, Action: Sendable>: S
     let timeout = resolvedTimeout(timeout, at: location)
     defer { reportDiagnostics(at: location) }
     let deadline = ContinuousClock.now.advanced(by: timeout)
-    // Wait until the effects end, or none runs any more (the rest sleep on a test clock).
-    while !station.effectsIdle, ContinuousClock.now < deadline {
-      if station.effectsSettled { break }
-      await waitUntil(deadline) { await self.station.waitForEffectsToSettle() }
+    // Wait until the effects end, or every one left waits on a test clock.
+    while !station.effectsIdle, !station.effectsWaitOnlyForTime, ContinuousClock.now < deadline {
+      await waitForSettling(until: deadline, orEnd: true)
     }
     await station.reducePending()
-    let timedOut = station.effectsIdle || station.effectsSettled ? nil : timeout
+    let timedOut = station.effectsIdle || station.effectsWaitOnlyForTime ? nil : timeout
     if exhaustivity == .on {
       checkNothingIsLeft(at: location, timedOut: timedOut)
     } else {
@@ -424,10 +422,37 @@ public final class TestStation<State: Equatable & Sendable, Action: Sendable>: S
   // MARK: - Waiting
 
   private func waitForReductionOrSettling(after count: Int, until deadline: ContinuousClock.Instant) async {
+    let settling = settlingWait(orEnd: false)
     await waitUntil(deadline) {
       await withTaskGroup(of: Void.self) { group in
         group.addTask { await self.log.waitForMore(than: count) }
-        group.addTask { await self.station.waitForEffectsToSettle() }
+        group.addTask { await settling() }
+        _ = await group.next()
+        group.cancelAll()
+      }
+    }
+  }
+
+  /// Waits until the effects settle — if they are settled now, until they have run and settled
+  /// again — or, with `orEnd`, until they end, or `deadline`.
+  private func waitForSettling(until deadline: ContinuousClock.Instant, orEnd: Bool) async {
+    await waitUntil(deadline, settlingWait(orEnd: orEnd))
+  }
+
+  private func settlingWait(orEnd: Bool) -> @Sendable () async -> Void {
+    let station = self.station
+    let epoch = station.settlingEpoch
+    let settled = station.effectsSettled
+    return {
+      await withTaskGroup(of: Void.self) { group in
+        group.addTask {
+          if settled {
+            await station.waitForEffectsToSettle(after: epoch)
+          } else {
+            await station.waitForEffectsToSettle()
+          }
+        }
+        if orEnd { group.addTask { await station.waitForEffectsToEnd() } }
         _ = await group.next()
         group.cancelAll()
       }

@@ -15,20 +15,20 @@ import Synchronization
 /// #expect(await station.ticks == 3)
 /// ```
 ///
-/// Sleepers wake in the order of their deadlines (and in the order they went to sleep when two
-/// deadlines are equal); cancelling a sleeper removes it. Before moving time, and after waking each
-/// sleeper, ``advance(by:)`` waits until the effects of the Stations using this clock have settled
-/// — each has finished or is asleep on the clock — so that an effect woken at one second has gone
-/// back to sleep before the clock reaches two. That wait is bounded by ``settleTimeout``: an effect
-/// waiting on something other than the clock (a stream, say) holds time up for that long, and
-/// the clock then says so on standard error, naming where the effect was written. A generous
-/// bound keeps tests deterministic on a loaded machine; a feature with long-lived effects can pass
-/// a short one:
+/// Sleepers wake one at a time, in the order of their deadlines, and in the order they went to
+/// sleep when two deadlines are equal; cancelling a sleeper removes it. Before moving time, and
+/// after waking each sleeper, ``advance(by:)`` waits until the effects of the Stations using this
+/// clock have *settled*: each has ended, or waits — on the clock, a stream, an answer — with
+/// nothing left to run. So an effect woken at one second has poured and gone back to sleep before
+/// the clock reaches two, and whatever two effects woken together pour arrives in a fixed order.
+/// The clock knows this exactly (the Stations' tasks run on an executor that counts their work),
+/// so no advance waits for an effect blocked on something else. ``settleTimeout`` only bounds an
+/// effect that never stops running (a busy loop): the clock then moves on and says so on
+/// standard error, naming where the effect was written.
 ///
-/// ```swift
-/// let clock = TestClock(settleTimeout: .milliseconds(50))
-/// ```
-public final class TestClock: Clock, Sendable {
+/// Advances never overlap: one called while another runs starts once it has finished, from the
+/// time it reached, so concurrent advances add up.
+public final class TestClock: Clock, Sendable, EffectWatcher {
   /// A moment on a ``TestClock``: the time elapsed since the clock was created.
   public struct Instant: InstantProtocol, Hashable, Sendable, CustomStringConvertible {
     /// The time since the clock's start.
@@ -50,30 +50,41 @@ public final class TestClock: Clock, Sendable {
     public var description: String { "\(offset)" }
   }
 
-  private struct Sleeper {
-    let deadline: Instant
-    let continuation: UnsafeContinuation<Void, any Error>
-    let token: EffectToken?
-  }
-
-  private enum SleeperState {
-    /// The sleeper's task is about to suspend.
-    case issued
-    case sleeping(Sleeper)
-    /// Its task was cancelled before it suspended.
-    case cancelled
-  }
-
   private struct State {
     var now = Instant()
-    var sleepers: [UInt64: SleeperState] = [:]
-    var nextSleeper: UInt64 = 0
-    /// The effect registries of the Stations that use this clock, weakly.
-    var watched: [WeakRegistry] = []
+    /// The sleepers by ticket: woken with `true`, cancelled with `false`.
+    var sleepers = ParkedWaiters<Bool>()
+    /// The deadline of each sleeper not yet woken or cancelled.
+    var deadlines: [UInt64: Instant] = [:]
+    /// The sleepers in the order they wake: by deadline, then ticket. Holds entries of sleepers
+    /// cancelled since, skipped when they come up.
+    var queue = MinHeap<Wake>()
+    /// The executors of the Stations that use this clock, weakly.
+    var watched: [WeakExecutor] = []
+    /// Whether an advance is under way, and the advances waiting for it, oldest first.
+    var advancing = false
+    var turns = ParkedWaiters<Bool>()
+    var waitingTurns = FIFO<UInt64>()
+
+    /// Drops the cancelled entries of the wake queue once they outnumber the live ones.
+    mutating func compactQueue() {
+      guard queue.count > 64, queue.count > 2 * deadlines.count else { return }
+      let live = deadlines
+      queue.filter { live[$0.ticket] != nil }
+    }
   }
 
-  private struct WeakRegistry {
-    weak var registry: EffectRegistry?
+  private struct Wake: Comparable {
+    let deadline: Instant
+    let ticket: UInt64
+
+    static func < (lhs: Wake, rhs: Wake) -> Bool {
+      (lhs.deadline.offset, lhs.ticket) < (rhs.deadline.offset, rhs.ticket)
+    }
+  }
+
+  private struct WeakExecutor {
+    weak var executor: WatchedExecutor?
   }
 
   private let state = Lock(State())
@@ -85,7 +96,7 @@ public final class TestClock: Clock, Sendable {
   ///
   /// - Parameter settleTimeout: How long ``advance(by:)`` waits, at most, for effects to settle
   ///   before moving time. Ten seconds by default: the wait ends as soon as they settle, so only an
-  ///   effect that waits on something other than the clock ever makes it that long.
+  ///   effect that never stops running ever makes it that long.
   public init(settleTimeout: Duration = .seconds(10)) {
     self.settleTimeout = settleTimeout
   }
@@ -100,67 +111,48 @@ public final class TestClock: Clock, Sendable {
   /// cancelled first.
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
     try Task.checkCancellation()
-    let token = DependencyValues.current.effectToken
-    let number: UInt64? = state.withLock { state in
+    let watched = WatchedTask.current
+    if let watched {
+      watch(watched.executor)
+      // Counted as asleep before the clock can wake it.
+      watched.executor.clockSleep(watched.slot, 1)
+    }
+    defer { watched?.executor.clockSleep(watched!.slot, -1) }
+    let ticket: UInt64? = state.withLock { state in
       guard deadline > state.now else { return nil }
-      defer { state.nextSleeper += 1 }
-      state.sleepers[state.nextSleeper] = .issued
-      return state.nextSleeper
+      let ticket = state.sleepers.issue()
+      state.deadlines[ticket] = deadline
+      state.queue.insert(Wake(deadline: deadline, ticket: ticket))
+      return ticket
     }
-    guard let number else { return await Task.yield() }
-    watch(token?.registry)
-    // The effect counts as parked from before the clock can wake it: the clock unparks it, exactly
-    // once, before resuming it.
-    token?.park()
-    try await withTaskCancellationHandler {
-      try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
-        let cancelled = state.withLock { state -> Bool in
-          guard case .issued = state.sleepers[number] else {
-            state.sleepers[number] = nil
-            return true
-          }
-          state.sleepers[number] = .sleeping(
-            Sleeper(deadline: deadline, continuation: continuation, token: token))
-          return false
+    guard let ticket else { return await Task.yield() }
+    let woken = await parked(
+      issue: { ticket },
+      park: { ticket, continuation in
+        state.withLock { $0.sleepers.park(ticket, continuation, cancelled: false) }
+      },
+      cancel: { ticket in
+        state.withLock { state in
+          state.deadlines[ticket] = nil
+          state.compactQueue()
+          return state.sleepers.cancel(ticket)
         }
-        if cancelled {
-          token?.unpark()
-          continuation.resume(throwing: CancellationError())
-        }
-      }
-    } onCancel: {
-      let sleeper = state.withLock { state -> Sleeper? in
-        switch state.sleepers[number] {
-        case .issued:
-          state.sleepers[number] = .cancelled
-          return nil
-        case .sleeping(let sleeper):
-          state.sleepers[number] = nil
-          return sleeper
-        case .cancelled, nil:
-          return nil
-        }
-      }
-      if let sleeper {
-        sleeper.token?.unpark()
-        sleeper.continuation.resume(throwing: CancellationError())
-      }
-    }
+      },
+      cancelled: false)
+    guard woken else { throw CancellationError() }
   }
 
   /// Moves time forward by `duration`, waking every sleeper whose deadline it reaches, in order.
   ///
-  /// Returns once the clock has reached the new time and the effects it woke have settled.
+  /// Returns once the clock has reached the new time and the effects it woke have settled. An
+  /// advance called while another runs starts from where that one ends.
   public func advance(by duration: Duration = .zero) async {
-    await advance(to: now.advanced(by: duration))
+    await advancing { now in now.advanced(by: duration) }
   }
 
   /// Moves time forward to `deadline`, waking every sleeper whose deadline it reaches, in order.
   public func advance(to deadline: Instant) async {
-    await wakeSleepers(notAfter: deadline)
-    state.withLock { state in
-      if state.now < deadline { state.now = deadline }
-    }
+    await advancing { _ in deadline }
   }
 
   /// Advances until no sleeper is left, waking each in order.
@@ -168,14 +160,60 @@ public final class TestClock: Clock, Sendable {
   /// - Parameter limit: The furthest the clock may go, so that an effect that always sleeps again
   ///   (a timer) cannot keep it running forever.
   public func run(limit: Duration = .seconds(3_600)) async {
+    guard await takeTurn() else { return }
+    defer { endTurn() }
     await wakeSleepers(notAfter: now.advanced(by: limit))
   }
 
   /// The number of tasks asleep on the clock.
   public var sleeperCount: Int {
+    state.withLock { $0.deadlines.count }
+  }
+
+  /// Runs one advance in turn: `target` computes the new time from the time when its turn comes.
+  private func advancing(to target: (Instant) -> Instant) async {
+    guard await takeTurn() else { return }
+    defer { endTurn() }
+    let deadline = target(now)
+    await wakeSleepers(notAfter: deadline)
     state.withLock { state in
-      state.sleepers.values.count { if case .sleeping = $0 { true } else { false } }
+      if state.now < deadline { state.now = deadline }
     }
+  }
+
+  /// Waits until no other advance is under way; returns `false` if the task was cancelled first.
+  private func takeTurn() async -> Bool {
+    let ticket: UInt64? = state.withLock { state in
+      guard state.advancing else {
+        state.advancing = true
+        return nil
+      }
+      let ticket = state.turns.issue()
+      state.waitingTurns.append(ticket)
+      return ticket
+    }
+    guard let ticket else { return true }
+    return await parked(
+      issue: { ticket },
+      park: { ticket, continuation in state.withLock { $0.turns.park(ticket, continuation, cancelled: false) }
+      },
+      cancel: { ticket in state.withLock { $0.turns.cancel(ticket) } },
+      cancelled: false)
+  }
+
+  /// Hands the turn to the oldest advance waiting for it.
+  private func endTurn() {
+    let next = state.withLock { state -> UnsafeContinuation<Bool, Never>? in
+      while let ticket = state.waitingTurns.removeFirst() {
+        // A waiter whose task was cancelled has given its turn up; one not parked yet takes it
+        // when it parks.
+        if let continuation = state.turns.resolve(ticket, with: true) { return continuation }
+        if state.turns.isIssued(ticket) { return nil }
+      }
+      state.advancing = false
+      return nil
+    }
+    next?.resume(returning: true)
   }
 
   /// Wakes each sleeper due by `bound` in order, letting the effects settle before the first and
@@ -183,8 +221,7 @@ public final class TestClock: Clock, Sendable {
   private func wakeSleepers(notAfter bound: Instant) async {
     var unsettled = await settle()
     while let sleeper = wakeNext(notAfter: bound) {
-      sleeper.token?.unpark()
-      sleeper.continuation.resume()
+      sleeper.resume(returning: true)
       let running = await settle()
       if unsettled.isEmpty { unsettled = running }
     }
@@ -193,48 +230,40 @@ public final class TestClock: Clock, Sendable {
     }
   }
 
-  /// Removes the earliest sleeper due by `deadline`, moving the clock to its deadline.
-  private func wakeNext(notAfter deadline: Instant) -> Sleeper? {
-    state.withLock { state -> Sleeper? in
-      var next: (number: UInt64, sleeper: Sleeper)?
-      for (number, entry) in state.sleepers {
-        guard case .sleeping(let sleeper) = entry, sleeper.deadline <= deadline else { continue }
-        if let current = next,
-          (current.sleeper.deadline, current.number) < (sleeper.deadline, number)
-        {
-          continue
-        }
-        next = (number, sleeper)
+  /// Takes the earliest sleeper due by `deadline`, moving the clock to its deadline; a sleeper
+  /// that has not suspended yet wakes as it does.
+  private func wakeNext(notAfter deadline: Instant) -> UnsafeContinuation<Bool, Never>? {
+    state.withLock { state -> UnsafeContinuation<Bool, Never>? in
+      while let next = state.queue.min, next.deadline <= deadline {
+        _ = state.queue.removeMin()
+        guard state.deadlines.removeValue(forKey: next.ticket) != nil else { continue }
+        if state.now < next.deadline { state.now = next.deadline }
+        if let continuation = state.sleepers.resolve(next.ticket, with: true) { return continuation }
       }
-      guard let next else { return nil }
-      state.sleepers[next.number] = nil
-      if state.now < next.sleeper.deadline { state.now = next.sleeper.deadline }
-      return next.sleeper
+      return nil
     }
   }
 
   // MARK: - Settling
 
-  /// Lets this clock wait for the effects of a Station before it moves time.
-  func watch(_ registry: EffectRegistry?) {
-    guard let registry else { return }
+  /// Waits for the effects running on `executor` to settle before moving time.
+  func watch(_ executor: WatchedExecutor) {
     state.withLock { state in
-      state.watched.removeAll { $0.registry == nil }
-      if !state.watched.contains(where: { $0.registry === registry }) {
-        state.watched.append(WeakRegistry(registry: registry))
-      }
+      guard !state.watched.contains(where: { $0.executor === executor }) else { return }
+      state.watched.removeAll { $0.executor == nil }
+      state.watched.append(WeakExecutor(executor: executor))
     }
   }
 
   /// Waits until every watched Station's effects have settled, or ``settleTimeout`` passes.
   ///
   /// - Returns: Where the effects still running at the timeout were written; empty if they settled.
-  private func settle() async -> [EffectOrigin] {
-    let registries = state.withLock { $0.watched.compactMap(\.registry) }
-    guard !registries.isEmpty else { return [] }
-    return await withTaskGroup(of: Bool.self) { group in
+  private func settle() async -> [String] {
+    let executors = state.withLock { $0.watched.compactMap(\.executor) }
+    guard !executors.isEmpty else { return [] }
+    let settled = await withTaskGroup(of: Bool.self) { group in
       group.addTask {
-        for registry in registries { await registry.wait(until: .settled) }
+        for executor in executors { await executor.waitUntilSettled() }
         return true
       }
       group.addTask {
@@ -243,8 +272,9 @@ public final class TestClock: Clock, Sendable {
       }
       let settled = await group.next() ?? true
       group.cancelAll()
-      return settled ? [] : registries.flatMap(\.runningOrigins)
+      return settled
     }
+    return settled ? [] : executors.filter { !$0.isSettled }.flatMap(\.runningEffects)
   }
 
   /// What ``advance(by:)`` reports when effects are still running after ``settleTimeout``.

@@ -11,9 +11,6 @@ public struct DependencyValues: Sendable {
   @usableFromInline @TaskLocal static var current = DependencyValues(context: .live)
 
   @usableFromInline var storage: Storage
-  /// The effect the current task runs for, if any: how a test clock tells its Station that an
-  /// effect waits on it.
-  @usableFromInline var effectToken: EffectToken?
 
   /// Live dependencies: the values a program uses when nothing overrides them.
   public init() {
@@ -59,13 +56,6 @@ public struct DependencyValues: Sendable {
   @usableFromInline
   static func bind(_ values: DependencyValues, _ body: () -> Void) {
     $current.withValue(values, operation: body)
-  }
-
-  /// These dependencies, for a task running the effect of `token`.
-  func running(_ token: EffectToken) -> DependencyValues {
-    var copy = self
-    copy.effectToken = token
-    return copy
   }
 
   /// Reports a diagnostic where the current task's dependencies send them.

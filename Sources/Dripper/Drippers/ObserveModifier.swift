@@ -94,24 +94,7 @@ extension Effect {
   /// fails.
   @usableFromInline
   func observed(by sink: @escaping @Sendable (EffectEvent) -> Void) -> Self {
-    switch operation {
-    case .none, .send, .cancel, .cancelNamespace, .report, .emit:
-      self
-    case .run(let run):
-      Self(.run(run.observed(by: sink)))
-    case .merge(let effects):
-      Self(.merge(effects.map { $0.observed(by: sink) }))
-    case .concatenate(let effects):
-      Self(.concatenate(effects.map { $0.observed(by: sink) }))
-    case .cancellable(let id, let policy, let effect):
-      Self(.cancellable(id, policy, effect.observed(by: sink)))
-    case .namespaced(let component, let effect):
-      Self(.namespaced(component, effect.observed(by: sink)))
-    case .delayed(let delay, let effect):
-      Self(.delayed(delay, effect.observed(by: sink)))
-    case .throttled(let id, let throttle, let effect):
-      Self(.throttled(id, throttle, effect.observed(by: sink)))
-    }
+    rebuilt(sending: { $0 }, running: { $0.observed(by: sink) })
   }
 }
 

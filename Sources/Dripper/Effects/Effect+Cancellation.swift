@@ -18,8 +18,13 @@ extension Effect {
   /// - Parameters:
   ///   - id: Any hashable value; a type of its own (`struct SearchID: Hashable {}`) avoids clashes.
   ///   - cancelInFlight: Whether to cancel the effects running under `id` before this one starts.
-  public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Self {
-    cancellable(id: id, policy: cancelInFlight ? .cancelInFlight : .concurrent)
+  ///   - fileID: Where the call is written, named if a test ends with the effect still waiting.
+  ///   - line: The line of the call.
+  public func cancellable(
+    id: some Hashable & Sendable, cancelInFlight: Bool = false, fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> Self {
+    cancellable(id: id, policy: cancelInFlight ? .cancelInFlight : .concurrent, fileID: fileID, line: line)
   }
 
   /// Makes the effect cancellable with ``cancel(id:)``, with a policy for effects that share the id.
@@ -30,10 +35,22 @@ extension Effect {
   ///     .cancellable(id: UploadID(), policy: .enqueue)   // one upload at a time, in order
   /// ```
   ///
-  /// See ``EffectPolicy`` for the four policies and when to use each.
-  public func cancellable(id: some Hashable & Sendable, policy: EffectPolicy) -> Self {
+  /// See ``EffectPolicy`` for the four policies and when to use each. An effect waiting its turn
+  /// under `.enqueue` is a running effect like any other: a test that ends with it waiting names
+  /// the line of this call.
+  ///
+  /// - Parameters:
+  ///   - id: Any hashable value; a type of its own avoids clashes.
+  ///   - policy: What happens when effects already run under `id`.
+  ///   - fileID: Where the call is written, named if a test ends with the effect still waiting.
+  ///   - line: The line of the call.
+  public func cancellable(
+    id: some Hashable & Sendable, policy: EffectPolicy, fileID: StaticString = #fileID, line: UInt = #line
+  ) -> Self {
     if case .none = operation { return self }
-    return Self(.cancellable(AnySendableHashable(id), policy, self))
+    let admission = EffectAdmission(
+      id: AnySendableHashable(id), policy: policy, origin: EffectOrigin(fileID: fileID, line: line))
+    return Self(.cancellable(admission, self))
   }
 
   /// Cancels the effects running under `id`, those waiting their turn under it, and the parts of a
@@ -44,6 +61,18 @@ extension Effect {
   ///   return .cancel(id: TimerID())
   /// ```
   public static func cancel(id: some Hashable & Sendable) -> Self {
-    Self(.cancel(AnySendableHashable(id)))
+    Self(.cancel(.id(AnySendableHashable(id))))
+  }
+
+  /// Cancels the effects running or waiting under each of `ids`.
+  ///
+  /// ```swift
+  /// enum Work: Hashable, Sendable { case sync, upload }
+  /// …
+  /// case .signOut:
+  ///   return .cancel(ids: [Work.sync, .upload])
+  /// ```
+  public static func cancel(ids: some Sequence<some Hashable & Sendable>) -> Self {
+    .merge(ids.map { cancel(id: $0) })
   }
 }

@@ -9,13 +9,23 @@ extension Effect {
   ///     .debounce(id: SearchID(), for: .milliseconds(300), clock: clock)
   /// ```
   ///
-  /// Cancelling the id with ``cancel(id:)`` cancels the waiting effect too.
+  /// Cancelling the id with ``cancel(id:)`` cancels the waiting effect too, wherever it sits: in
+  /// a `merge`, a `concatenate`, or a child feature.
+  ///
+  /// - Parameters:
+  ///   - id: The id the burst shares.
+  ///   - duration: How long the effect waits for a quieter moment.
+  ///   - clock: The clock it waits on: the `clock` dependency, so that tests control time.
+  ///   - fileID: Where the call is written, named if a test ends with the effect still waiting.
+  ///   - line: The line of the call.
   public func debounce(
-    id: some Hashable & Sendable, for duration: Duration, clock: any Clock<Duration>
+    id: some Hashable & Sendable, for duration: Duration, clock: any Clock<Duration>,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) -> Self {
     if isNone { return self }
-    return Self(.delayed(EffectDelay(clock: clock, duration: duration), self))
-      .cancellable(id: id, cancelInFlight: true)
+    let origin = EffectOrigin(fileID: fileID, line: line)
+    return Self(.delayed(EffectDelay(clock: clock, duration: duration, origin: origin), self))
+      .cancellable(id: id, cancelInFlight: true, fileID: fileID, line: line)
   }
 
   /// Runs at most one effect per `interval` under the id.
@@ -29,14 +39,27 @@ extension Effect {
   ///   return .send(.loadMore(offset))
   ///     .throttle(id: LoadMoreID(), for: .seconds(1), clock: clock, latest: true)
   /// ```
+  ///
+  /// Cancelling the id with ``cancel(id:)`` cancels the held effect and closes the window: the
+  /// next effect throttled under the id runs at once. The Station forgets a window once it has
+  /// ended, so ids can be made freely (one per row, say).
+  ///
+  /// - Parameters:
+  ///   - id: The id whose effects are throttled together.
+  ///   - interval: The length of a window.
+  ///   - clock: The clock windows are timed on: the `clock` dependency, so that tests control time.
+  ///   - latest: Whether the last effect of a window runs at its end (`true`) or the first one.
+  ///   - fileID: Where the call is written, named if a test ends with an effect still held.
+  ///   - line: The line of the call.
   public func throttle(
-    id: some Hashable & Sendable, for interval: Duration, clock: any Clock<Duration>, latest: Bool
+    id: some Hashable & Sendable, for interval: Duration, clock: any Clock<Duration>, latest: Bool,
+    fileID: StaticString = #fileID, line: UInt = #line
   ) -> Self {
     if isNone { return self }
-    return Self(
-      .throttled(
-        AnySendableHashable(id), EffectThrottle(clock: clock, interval: interval, latest: latest),
-        self))
+    let throttle = EffectThrottle(
+      id: AnySendableHashable(id), clock: clock, interval: interval, latest: latest,
+      origin: EffectOrigin(fileID: fileID, line: line))
+    return Self(.throttled(throttle, self))
   }
 }
 

@@ -8,6 +8,9 @@ struct EffectContext: Sendable {
   private(set) var namespace = EffectNamespace.root
   /// Every key that cancels the effect: the ids it runs under and its features' namespaces.
   private(set) var keys: [EffectKey] = []
+  /// Keys cancelled while this part of a `concatenate` waited to start: what runs under them is
+  /// skipped.
+  var skipping: Set<EffectKey> = []
 
   @usableFromInline
   init(group: EffectGroupID) {
@@ -24,8 +27,17 @@ struct EffectContext: Sendable {
     EffectKey(namespace: namespace.appending(component), kind: .namespace)
   }
 
-  /// The context of an effect run under `key`.
+  /// The key a `cancel` effect cancels.
+  func key(for cancellation: EffectCancellation) -> EffectKey {
+    switch cancellation {
+    case .id(let id): key(for: id)
+    case .namespace(let component): namespaceKey(for: component)
+    }
+  }
+
+  /// The context of an effect run under `key`; an id nested under itself is carried once.
   func adding(_ key: EffectKey) -> EffectContext {
+    guard !keys.contains(key) else { return self }
     var copy = self
     copy.keys.append(key)
     return copy
@@ -37,32 +49,52 @@ struct EffectContext: Sendable {
     copy.namespace = namespace.appending(component)
     return copy
   }
+
+  /// Whether what runs under `key` must be skipped.
+  func skips(_ key: EffectKey) -> Bool {
+    !skipping.isEmpty && skipping.contains(key)
+  }
+}
+
+/// An effect the registry starts later, with where it runs: a part of a `concatenate`, an effect
+/// waiting its turn under an id, a throttled effect held for the end of its window.
+struct PendingEffect<Action: Sendable>: Sendable {
+  let effect: Effect<Action>
+  let context: EffectContext
 }
 
 extension Effect {
-  /// Whether the effect completes within the reduction: it starts no task.
+  /// Whether the effect completes within the reduction that returned it: it starts no task and
+  /// waits for nothing, so the parts of a `concatenate` of such effects can start in order at once.
   var isImmediate: Bool {
     switch operation {
-    case .none, .send, .cancel, .cancelNamespace, .report, .emit: true
+    case .none, .send, .cancel, .announce: true
     case .merge(let effects), .concatenate(let effects): effects.allSatisfy(\.isImmediate)
     case .namespaced(_, let effect): effect.isImmediate
     case .run, .cancellable, .delayed, .throttled: false
     }
   }
 
-  /// The keys cancelling parts of this effect, used in `namespace`: a `concatenate` holds them for
-  /// its parts that have not started, so that cancelling one skips its part.
-  func cancellationKeys(in namespace: EffectNamespace) -> [EffectKey] {
+  /// The keys that cancel parts of this effect, used in `namespace`: a `concatenate` holds them
+  /// for its parts that have not started, so that cancelling one skips what would run under it.
+  func cancellationKeys(in namespace: EffectNamespace, into keys: inout [EffectKey]) {
     switch operation {
-    case .cancellable(let id, _, let effect), .throttled(let id, _, let effect):
-      [EffectKey(namespace: namespace, kind: .id(id))] + effect.cancellationKeys(in: namespace)
+    case .cancellable(let admission, let effect):
+      keys.append(EffectKey(namespace: namespace, kind: .id(admission.id)))
+      effect.cancellationKeys(in: namespace, into: &keys)
+    case .throttled(let throttle, let effect):
+      keys.append(EffectKey(namespace: namespace, kind: .id(throttle.id)))
+      effect.cancellationKeys(in: namespace, into: &keys)
     case .namespaced(let component, let effect):
-      [EffectKey(namespace: namespace.appending(component), kind: .namespace)]
-        + effect.cancellationKeys(in: namespace.appending(component))
+      let inner = namespace.appending(component)
+      keys.append(EffectKey(namespace: inner, kind: .namespace))
+      effect.cancellationKeys(in: inner, into: &keys)
     case .merge(let effects), .concatenate(let effects):
-      effects.flatMap { $0.cancellationKeys(in: namespace) }
-    case .delayed(_, let effect): effect.cancellationKeys(in: namespace)
-    case .none, .send, .run, .cancel, .cancelNamespace, .report, .emit: []
+      for effect in effects { effect.cancellationKeys(in: namespace, into: &keys) }
+    case .delayed(_, let effect):
+      effect.cancellationKeys(in: namespace, into: &keys)
+    case .none, .send, .run, .cancel, .announce:
+      break
     }
   }
 }

@@ -1,4 +1,5 @@
-/// The identity of one running effect in a Station's registry.
+/// The identity of one unit of a Station's effects in its registry.
+@usableFromInline
 typealias EffectSlotID = UInt64
 
 /// The identity of the pour an effect belongs to: the sequence number of the action poured into the
@@ -6,420 +7,338 @@ typealias EffectSlotID = UInt64
 @usableFromInline
 typealias EffectGroupID = UInt64
 
-/// Where an effect was written: shown when a test ends with the effect still running.
-struct EffectOrigin: Sendable, CustomStringConvertible {
-  let fileID: StaticString
-  let line: UInt
+/// The pure state machine of a Station's effects: every unit of work an effect tree turns into,
+/// which keys cancel it, which pour it belongs to, and what waits for it.
+///
+/// Every unit is a *slot*, whatever it does: a task running a `run` effect, a `concatenate`
+/// waiting for its current part, an effect waiting its turn under an id or the end of a throttle
+/// window, an action on its way to the Station. So an id reaches every part that waits, at any
+/// depth, and one rule ends them all: a slot ends when its task (if any) has ended and its
+/// children have, and then tells its parent.
+///
+/// Every method runs under the registry's lock and never suspends. What must happen once the lock
+/// is released — tasks to cancel, continuations to resume, work to start — is collected in an
+/// ``EffectRegistryAftermath``. `Work` is what the registry keeps of an effect that starts later;
+/// the registry never looks inside it.
+struct EffectRegistryState<Work> {
+  /// What a slot does.
+  enum Role: Equatable {
+    /// A task runs for it: a `run` effect, or a debounce's wait.
+    case task
+    /// A task that sleeps until a throttle window ends: bookkeeping, not work of any pour.
+    case timer
+    /// It has no task: it ends when its children have (a `concatenate`, an admission under an id).
+    case join
+    /// It waits to start: its turn under an id (`enqueue`), or the end of a throttle window. Its
+    /// work is in ``pending``.
+    case waiting
+    /// An action sent off the Station's actor, until it is reduced.
+    case delivery
+    /// An open throttle window: bookkeeping, not work.
+    case window
 
-  var description: String { "\(fileID):\(line)" }
-}
-
-/// Work that could not start yet: an effect queued behind another with the same id (the `enqueue`
-/// policy), or held back by `throttle`.
-struct PendingEffect: Sendable {
-  let group: EffectGroupID
-  let ids: [EffectKey]
-  let origin: EffectOrigin
-  /// Spawns the effect's task once the registry has reserved its slot.
-  let start: @Sendable (EffectToken) -> Task<Void, Never>
-}
-
-/// The pure state machine of ``EffectRegistry``: every method runs under the registry's lock, never
-/// suspends, and returns what must happen once the lock is released in an ``EffectRegistryAftermath``.
-struct EffectRegistryState {
-  struct Slot {
-    var task: Task<Void, Never>?
-    /// The keys cancelling this effect: its ids and the namespaces of the features it runs in.
-    let ids: [EffectKey]
-    /// Keys used by parts of a `concatenate` that have not started: cancelling one of them records
-    /// it here so that the part is skipped when its turn comes.
-    let heldIDs: [EffectKey]
-    let group: EffectGroupID
-    let origin: EffectOrigin
-    var cancelled = false
-    var cancelledHeldIDs: Set<EffectKey> = []
-    /// A container effect parked until this one finishes, and unparked in the same step.
-    var waiter: EffectSlotID?
-    /// How many of the effect's tasks wait on a `TestClock` (or, for a hold, always 1): a parked
-    /// effect cannot make progress until time moves, so it does not count as running.
-    var parked = 0
+    /// Whether the slot keeps the keys it carries busy.
+    var isActive: Bool { self == .task || self == .join || self == .delivery }
   }
 
-  struct Group {
-    var live = 0
+  struct Slot {
+    var role: Role
+    /// The pour it belongs to; `nil` for bookkeeping (timers, windows).
+    let group: EffectGroupID?
+    let parent: EffectSlotID?
+    /// The keys that cancel it: the ids it runs under and the namespaces of its features.
+    let keys: [EffectKey]
+    let origin: EffectOrigin
+    var children = 0
+    /// Whether its task (for a task or a timer) has yet to end.
+    var taskLive: Bool
+    var task: Task<Void, Never>?
+    var cancelled = false
+  }
+
+  /// Where a slot stands in a `concatenate`: the parts still to start, and the keys they use.
+  struct Sequence {
+    var parts: [Work]
+    var next = 0
+    /// Keys used by parts not yet started: cancelling one skips what runs under it in those parts.
+    let held: [EffectKey]
+    var skipping: Set<EffectKey> = []
+  }
+
+  /// What is filed under a key.
+  struct KeyEntry {
+    /// Slots carrying the key: cancelling the key cancels them.
+    var carriers = SlotSet()
+    /// How many of them run (rather than wait): the key is busy while any does.
+    var active = 0
+    /// Sequences whose parts not yet started use the key.
+    var holders = SlotSet()
+    /// Slots waiting their turn under the key (the `enqueue` policy), oldest first. Slots that
+    /// ended while waiting are skipped when the queue is read.
+    var queue = FIFO<EffectSlotID>()
+
+    var isEmpty: Bool { carriers.isEmpty && holders.isEmpty && queue.isEmpty }
+  }
+
+  struct GroupEntry {
+    /// Slots of the group that are work (not bookkeeping).
+    var slots = SlotSet()
     var waiters: [UnsafeContinuation<Void, Never>] = []
   }
 
-  /// An entry in the queue of an id under the `enqueue` policy.
-  enum Waiting {
-    /// Spawn this effect when its turn comes.
-    case spawn(PendingEffect)
-    /// Resume a container effect (`parent`, parked meanwhile) waiting for its turn, with a hold on
-    /// the id, or with `nil` if the id was cancelled first.
-    case resume(
-      UnsafeContinuation<EffectToken?, Never>, group: EffectGroupID, ids: [EffectKey],
-      parent: EffectSlotID)
-
-    var group: EffectGroupID {
-      switch self {
-      case .spawn(let pending): pending.group
-      case .resume(_, let group, _, _): group
-      }
-    }
-  }
-
-  /// The throttle of one id: when its last effect started, and what waits for the window to end.
-  struct Throttle {
-    /// The time since the last effect under this id started, on the clock the throttle uses.
-    var elapsed: @Sendable () -> Duration
-    /// The slot of the task that sleeps until the window ends, while an effect is held.
-    var timer: EffectSlotID?
-    var held: PendingEffect?
-  }
-
-  private(set) var slots: [EffectSlotID: Slot] = [:]
+  var slots: [EffectSlotID: Slot] = [:]
   private var nextSlot: EffectSlotID = 1
-  private var index: [EffectKey: Set<EffectSlotID>] = [:]
-  private(set) var groups: [EffectGroupID: Group] = [:]
-  private var queues: [EffectKey: [Waiting]] = [:]
-  private var throttles: [EffectKey: Throttle] = [:]
+  var pending: [EffectSlotID: Work] = [:]
+  var sequences: [EffectSlotID: Sequence] = [:]
+  var keys: [EffectKey: KeyEntry] = [:]
+  private(set) var groups: [EffectGroupID: GroupEntry] = [:]
   private var cancelledGroups: Set<EffectGroupID> = []
-  /// Live slots that are not parked.
-  private(set) var running = 0
-  private var waiters: [UInt64: Waiter] = [:]
-  private var nextWaiter: UInt64 = 1
+  /// The throttle windows, by key (see `EffectRegistryState+Throttle.swift`).
+  var windows: [EffectKey: ThrottleWindow] = [:]
+  /// The window key of each window, timer and held slot.
+  var windowOf: [EffectSlotID: EffectKey] = [:]
+  var windowSweepThreshold = 64
+  /// How many slots are work: every slot of a pour.
+  private(set) var workCount = 0
+  var idleWaiters = ParkedWaiters<Void>()
   private(set) var isClosed = false
 
-  /// Whether nothing is tracked: no effect running, queued or held, no waiter parked. (A throttled id
-  /// remembers when its last effect started, which is not work.)
-  var isEmpty: Bool {
-    isIdle && index.isEmpty && groups.isEmpty && waiters.isEmpty
-  }
+  init() {}
 
-  /// Whether no effect is running, queued or held by a throttle.
-  var isIdle: Bool { slots.isEmpty && queues.isEmpty && !throttles.values.contains { $0.held != nil } }
+  /// Whether nothing is tracked: no effect running or waiting, nothing waiting for one. (An open
+  /// throttle window is not work; it goes when it ends.)
+  var isEmpty: Bool { isIdle && groups.isEmpty && idleWaiters.isEmpty && pending.isEmpty }
 
-  func isBusy(_ key: EffectKey) -> Bool {
-    index[key]?.contains { slots[$0]?.ids.contains(key) == true } == true
-      || queues[key]?.isEmpty == false
-  }
+  /// Whether no effect is running or waiting to start.
+  var isIdle: Bool { workCount == 0 }
 
   func isCancelled(group: EffectGroupID) -> Bool {
     isClosed || cancelledGroups.contains(group)
   }
 
-  var liveOrigins: [EffectOrigin] { slots.values.filter { $0.task != nil }.map(\.origin) }
-
-  /// Where the effects that are neither finished nor parked were written, in the order they
-  /// started.
-  var runningOrigins: [EffectOrigin] {
-    slots.sorted { $0.key < $1.key }.filter { $0.value.parked == 0 }.map(\.value.origin)
+  func isLive(_ id: EffectSlotID) -> Bool {
+    slots[id].map { !$0.cancelled } ?? false
   }
 
-  // MARK: - Slots
+  // MARK: - Starting
 
-  /// Reserves a slot for an effect about to start, or returns `nil` when it must not start because
-  /// the Station is gone or its pour was cancelled.
-  mutating func reserve(
-    group: EffectGroupID, ids: [EffectKey], heldIDs: [EffectKey] = [], origin: EffectOrigin,
-    isHold: Bool = false
-  ) -> EffectSlotID? {
-    guard !isCancelled(group: group) else { return nil }
+  /// What a new slot is.
+  struct Request {
+    var role: Role
+    var group: EffectGroupID?
+    var parent: EffectSlotID?
+    var keys: [EffectKey]
+    var origin: EffectOrigin
+    /// Starts the slot with a guard on it, released by ``release(_:_:)`` once the caller has
+    /// started the slot's children, so that it cannot end while they are being started.
+    var guarded = false
+  }
+
+  /// Makes a slot, or returns `nil` when it must not start: the Station is gone, its pour or its
+  /// parent was cancelled, or its parent has ended.
+  mutating func reserve(_ request: Request) -> EffectSlotID? {
+    guard !isClosed else { return nil }
+    if let group = request.group, cancelledGroups.contains(group) { return nil }
+    if let parent = request.parent {
+      guard let slot = slots[parent], !slot.cancelled else { return nil }
+      slots[parent]!.children += 1
+    }
     let id = nextSlot
     nextSlot += 1
     slots[id] = Slot(
-      ids: ids, heldIDs: heldIDs, group: group, origin: origin, parked: isHold ? 1 : 0)
-    for key in ids { index[key, default: []].insert(id) }
-    for key in heldIDs { index[key, default: []].insert(id) }
-    groups[group, default: Group()].live += 1
-    if !isHold { running += 1 }
+      role: request.role, group: request.group, parent: request.parent, keys: request.keys,
+      origin: request.origin, children: request.guarded ? 1 : 0,
+      taskLive: request.role == .task || request.role == .timer)
+    for key in request.keys {
+      keys[key, default: KeyEntry()].carriers.insert(id)
+      if request.role.isActive { keys[key]!.active += 1 }
+    }
+    if let group = request.group {
+      groups[group, default: GroupEntry()].slots.insert(id)
+      workCount += 1
+    }
     return id
   }
 
-  /// Records the task of a reserved slot; returns it back if it must be cancelled at once.
+  /// Records the task of a slot; returns it back if it must be cancelled at once.
   mutating func attach(_ task: Task<Void, Never>, to id: EffectSlotID) -> Task<Void, Never>? {
-    guard slots[id] != nil else { return nil }  // It already finished.
+    guard slots[id] != nil else { return nil }  // Its task ended already.
     slots[id]!.task = task
     return slots[id]!.cancelled ? task : nil
   }
 
-  mutating func finish(_ id: EffectSlotID, _ after: inout EffectRegistryAftermath) {
-    guard let slot = slots.removeValue(forKey: id) else { return }
-    if slot.parked == 0 { running -= 1 }
-    if let waiter = slot.waiter { unpark(waiter) }
-    for key in slot.ids { unindex(id, from: key, &after) }
-    for key in slot.heldIDs { unindex(id, from: key, &after) }
-    leave(slot.group, &after)
-    wakeWaitersIfQuiet(&after)
-  }
-
-  /// Whether a `concatenate` part that uses these keys was cancelled while waiting for its turn.
-  func isPartCancelled(_ keys: [EffectKey], in id: EffectSlotID) -> Bool {
-    guard let slot = slots[id] else { return true }
-    return slot.cancelled || keys.contains { slot.cancelledHeldIDs.contains($0) }
-  }
-
-  mutating func park(_ id: EffectSlotID, _ after: inout EffectRegistryAftermath) {
+  /// The slot's task has ended.
+  mutating func taskEnded(_ id: EffectSlotID, _ after: inout EffectRegistryAftermath<Work>) {
     guard slots[id] != nil else { return }
-    slots[id]!.parked += 1
-    if slots[id]!.parked == 1 {
-      running -= 1
-      wakeWaitersIfQuiet(&after)
-    }
+    slots[id]!.taskLive = false
+    slots[id]!.task = nil
+    endIfDone(id, &after)
   }
 
-  /// Parks `parent` until `child` finishes, which unparks it; returns `false` if `child` is done.
-  mutating func park(
-    _ parent: EffectSlotID, untilFinished child: EffectSlotID, _ after: inout EffectRegistryAftermath
-  ) -> Bool {
-    guard slots[child] != nil, slots[parent] != nil else { return false }
-    slots[child]!.waiter = parent
-    park(parent, &after)
-    return true
+  /// Removes the guard put on a slot when it was reserved or given work to start.
+  mutating func release(_ id: EffectSlotID, _ after: inout EffectRegistryAftermath<Work>) {
+    guard slots[id] != nil else { return }
+    slots[id]!.children -= 1
+    endIfDone(id, &after)
   }
 
-  mutating func unpark(_ id: EffectSlotID) {
-    guard slots[id] != nil, slots[id]!.parked > 0 else { return }
-    slots[id]!.parked -= 1
-    if slots[id]!.parked == 0 { running += 1 }
+  /// Ends an action's delivery: it was reduced, or dropped.
+  mutating func delivered(_ id: EffectSlotID, _ after: inout EffectRegistryAftermath<Work>) {
+    end(id, &after)
   }
 
-  private mutating func unindex(
-    _ id: EffectSlotID, from key: EffectKey, _ after: inout EffectRegistryAftermath
+  /// Starts a sequence on `id`, a guarded join: it starts `parts` one after another, each once
+  /// the children of the one before have ended.
+  mutating func beginSequence(
+    _ id: EffectSlotID, parts: [Work], held: [EffectKey], _ after: inout EffectRegistryAftermath<Work>
   ) {
-    guard var members = index[key] else { return }
-    members.remove(id)
-    if members.isEmpty {
-      index[key] = nil
-      startNextInQueue(of: key, &after)
-    } else {
-      index[key] = members
-      if !isBusyWithOwnEffects(key) { startNextInQueue(of: key, &after) }
-    }
+    guard slots[id] != nil else { return }
+    sequences[id] = Sequence(parts: parts, held: held)
+    for key in held { keys[key, default: KeyEntry()].holders.insert(id) }
+    release(id, &after)
   }
 
-  private func isBusyWithOwnEffects(_ key: EffectKey) -> Bool {
-    index[key]?.contains { slots[$0]?.ids.contains(key) == true } == true
+  // MARK: - Ending
+
+  /// What a slot does once nothing runs under it.
+  private enum NextStep {
+    /// Something still keeps it: its task, a child, its wait.
+    case keep
+    /// It is a sequence with a part left to start.
+    case startNextPart
+    case end
   }
 
-  private mutating func leave(_ group: EffectGroupID, _ after: inout EffectRegistryAftermath) {
-    groups[group]!.live -= 1
-    guard groups[group]!.live == 0 else { return }
-    after.resume.append(contentsOf: groups.removeValue(forKey: group)!.waiters)
-  }
-
-  private mutating func wakeWaitersIfQuiet(_ after: inout EffectRegistryAftermath) {
-    guard !waiters.isEmpty else { return }
-    for (number, waiter) in waiters {
-      guard case .waiting(let continuation, let condition) = waiter, holds(condition) else { continue }
-      waiters[number] = nil
-      after.resume.append(continuation)
-    }
-  }
-
-  // MARK: - Queues (the enqueue policy)
-
-  /// Admits an effect under `key` when nothing runs under it, returning a hold on `key` that keeps
-  /// it busy until the caller has started the effect's work and finishes the hold. When something
-  /// runs under `key`, returns `nil`, after queueing `waiting` if given (the `enqueue` policy) or
-  /// dropping the effect (the `dropNew` policy).
-  mutating func holdIfIdle(
-    _ key: EffectKey, group: EffectGroupID, origin: EffectOrigin, queueing waiting: Waiting?,
-    _ after: inout EffectRegistryAftermath
-  ) -> EffectSlotID? {
-    guard isBusy(key) else {
-      return reserve(group: group, ids: [key], origin: origin, isHold: true)
-    }
-    guard let waiting else { return nil }
-    queues[key, default: []].append(waiting)
-    groups[waiting.group, default: Group()].live += 1
-    if case .resume(_, _, _, let parent) = waiting { park(parent, &after) }
-    return nil
-  }
-
-  /// Cancels what runs under `key` and returns a hold on it for the effect that replaces them (the
-  /// `cancelInFlight` policy).
-  mutating func cancelAndHold(
-    _ key: EffectKey, group: EffectGroupID, origin: EffectOrigin, _ after: inout EffectRegistryAftermath
-  ) -> EffectSlotID? {
-    cancel(key, &after)
-    return reserve(group: group, ids: [key], origin: origin, isHold: true)
-  }
-
-  private mutating func startNextInQueue(of key: EffectKey, _ after: inout EffectRegistryAftermath) {
-    while var queue = queues[key], !queue.isEmpty {
-      let next = queue.removeFirst()
-      queues[key] = queue.isEmpty ? nil : queue
-      groups[next.group]!.live -= 1  // The slot reserved below takes the queue's place in the group.
-      switch next {
-      case .spawn(let pending):
-        guard let slot = reserve(group: pending.group, ids: pending.ids, origin: pending.origin) else {
-          restoreGroupAfterDroppedEntry(pending.group, &after)
-          continue
-        }
-        after.start.append((pending, slot))
-      case .resume(let continuation, let group, let ids, let parent):
-        unpark(parent)
-        let origin = EffectOrigin(fileID: #fileID, line: #line)
-        guard let slot = reserve(group: group, ids: ids, origin: origin, isHold: true) else {
-          restoreGroupAfterDroppedEntry(group, &after)
-          after.resumeToken.append((continuation, nil))
-          continue
-        }
-        after.resumeToken.append((continuation, slot))
+  private func nextStep(for id: EffectSlotID) -> NextStep {
+    guard let slot = slots[id], slot.children == 0, !slot.taskLive else { return .keep }
+    switch slot.role {
+    case .waiting, .window, .delivery:
+      return .keep
+    case .task, .timer, .join:
+      if !slot.cancelled, let sequence = sequences[id], sequence.next < sequence.parts.count {
+        return .startNextPart
       }
-      return
+      return .end
     }
   }
 
-  /// After an entry left a queue without starting: completes its group if that was its last work.
-  private mutating func restoreGroupAfterDroppedEntry(
-    _ group: EffectGroupID, _ after: inout EffectRegistryAftermath
+  /// Ends the slot if nothing keeps it; a sequence starts its next part instead.
+  private mutating func endIfDone(_ id: EffectSlotID, _ after: inout EffectRegistryAftermath<Work>) {
+    switch nextStep(for: id) {
+    case .keep: return
+    case .startNextPart: startNextPart(of: id, &after)
+    case .end: end(id, &after)
+    }
+  }
+
+  private mutating func startNextPart(of id: EffectSlotID, _ after: inout EffectRegistryAftermath<Work>) {
+    var sequence = sequences[id]!
+    let part = sequence.parts[sequence.next]
+    sequence.next += 1
+    sequences[id] = sequence
+    slots[id]!.children = 1  // A guard, released once the part has started.
+    after.start.append(StartWork(work: part, slot: id, skipping: sequence.skipping))
+  }
+
+  /// Removes a slot and everything filed for it, then lets its parent end if it was the last
+  /// child. Iterative, so that a deep tree does not deepen the stack.
+  mutating func end(_ id: EffectSlotID, _ after: inout EffectRegistryAftermath<Work>) {
+    var next: EffectSlotID? = id
+    while let id = next {
+      next = nil
+      guard let slot = slots.removeValue(forKey: id) else { return }
+      pending[id] = nil
+      for key in slot.keys { unfile(id, from: key, wasActive: slot.role.isActive, &after) }
+      if let sequence = sequences.removeValue(forKey: id) {
+        for key in sequence.held { unhold(id, from: key) }
+      }
+      if windowOf[id] != nil { windowSlotEnded(id, role: slot.role, &after) }
+      if let group = slot.group { leave(group, id, &after) }
+      guard let parent = slot.parent, slots[parent] != nil else { continue }
+      slots[parent]!.children -= 1
+      switch nextStep(for: parent) {
+      case .keep: continue
+      case .startNextPart: startNextPart(of: parent, &after)
+      case .end: next = parent
+      }
+    }
+  }
+
+  private mutating func unfile(
+    _ id: EffectSlotID, from key: EffectKey, wasActive: Bool, _ after: inout EffectRegistryAftermath<Work>
   ) {
-    guard let state = groups[group], state.live == 0 else { return }
-    after.resume.append(contentsOf: state.waiters)
-    groups[group] = nil
+    guard keys[key] != nil else { return }
+    keys[key]!.carriers.remove(id)
+    if wasActive {
+      keys[key]!.active -= 1
+      if keys[key]!.active == 0 { startNextInQueue(of: key, &after) }
+    }
+    if keys[key]!.isEmpty { keys[key] = nil }
   }
 
-  private mutating func dropWaiting(
-    where shouldDrop: (Waiting) -> Bool, _ after: inout EffectRegistryAftermath
+  private mutating func unhold(_ id: EffectSlotID, from key: EffectKey) {
+    guard keys[key] != nil else { return }
+    keys[key]!.holders.remove(id)
+    if keys[key]!.isEmpty { keys[key] = nil }
+  }
+
+  private mutating func leave(
+    _ group: EffectGroupID, _ id: EffectSlotID, _ after: inout EffectRegistryAftermath<Work>
   ) {
-    for (key, queue) in queues {
-      let (dropped, kept) = (queue.filter(shouldDrop), queue.filter { !shouldDrop($0) })
-      guard !dropped.isEmpty else { continue }
-      queues[key] = kept.isEmpty ? nil : kept
-      for entry in dropped {
-        if case .resume(let continuation, _, _, let parent) = entry {
-          unpark(parent)
-          after.resumeToken.append((continuation, nil))
-        }
-        leave(entry.group, &after)
-      }
+    groups[group]!.slots.remove(id)
+    if groups[group]!.slots.isEmpty {
+      after.resume.append(contentsOf: groups.removeValue(forKey: group)!.waiters)
     }
+    workCount -= 1
+    if workCount == 0 { after.resume.append(contentsOf: idleWaiters.takeAll()) }
   }
 
-  // MARK: - Throttle
+  // MARK: - Cancelling
 
-  enum ThrottleDecision {
-    /// Start the effect now: no window is open.
-    case runNow
-    /// The effect is held for the end of the window; when `timer` is set, the caller spawns the
-    /// task of that slot, which sleeps for `remaining` and then calls ``fireThrottle(under:timer:now:_:)``.
-    case held(timer: EffectSlotID?, remaining: Duration)
-    /// The effect is dropped: another is held and the throttle keeps the first.
-    case dropped
+  /// Cancels every slot carrying `key`, and skips what would run under it in the parts of a
+  /// `concatenate` not yet started.
+  mutating func cancel(_ key: EffectKey, _ after: inout EffectRegistryAftermath<Work>) {
+    guard let entry = keys[key] else { return }
+    for id in entry.holders { sequences[id]?.skipping.insert(key) }
+    for id in Array(entry.carriers) { cancelSlot(id, &after) }
   }
 
-  /// Decides what happens to an effect throttled under `key`. With no window open it runs now and
-  /// opens one; inside a window it is held for the window's end, replacing the held effect when
-  /// `latest` is true, or dropped when `latest` is false and one is already held.
-  ///
-  /// - Parameter now: A closure measuring the time elapsed since this call.
-  mutating func throttle(
-    _ effect: PendingEffect, under key: EffectKey, interval: Duration, latest: Bool,
-    now: @escaping @Sendable () -> Duration, _ after: inout EffectRegistryAftermath
-  ) -> ThrottleDecision {
-    guard var throttle = throttles[key], throttle.timer != nil || throttle.elapsed() < interval else {
-      throttles[key] = Throttle(elapsed: now, timer: nil, held: nil)
-      return .runNow
-    }
-    if let held = throttle.held {
-      guard latest else { return .dropped }
-      leave(held.group, &after)
-    }
-    throttle.held = effect
-    groups[effect.group, default: Group()].live += 1
-    let remaining = max(.zero, interval - throttle.elapsed())
-    var newTimer: EffectSlotID?
-    if throttle.timer == nil {
-      newTimer = reserve(group: effect.group, ids: [key], origin: effect.origin)
-      throttle.timer = newTimer
-    }
-    throttles[key] = throttle
-    return .held(timer: newTimer, remaining: remaining)
-  }
-
-  /// Ends a throttle window: reserves a slot for the held effect, which starts a new window, and
-  /// returns it for the caller to spawn.
-  mutating func fireThrottle(
-    under key: EffectKey, timer: EffectSlotID, now: @escaping @Sendable () -> Duration,
-    _ after: inout EffectRegistryAftermath
-  ) -> (PendingEffect, EffectSlotID)? {
-    guard var throttle = throttles[key], throttle.timer == timer, let held = throttle.held else {
-      return nil
-    }
-    throttle = Throttle(elapsed: now, timer: nil, held: nil)
-    throttles[key] = throttle
-    leave(held.group, &after)
-    guard let slot = reserve(group: held.group, ids: held.ids, origin: held.origin) else { return nil }
-    return (held, slot)
-  }
-
-  // MARK: - Cancellation
-
-  mutating func cancel(_ key: EffectKey, _ after: inout EffectRegistryAftermath) {
-    for id in index[key] ?? [] {
-      if slots[id]!.ids.contains(key) {
-        cancelSlot(id, &after)
-      } else {
-        slots[id]!.cancelledHeldIDs.insert(key)
-      }
-    }
-    if let queue = queues.removeValue(forKey: key) {
-      for entry in queue {
-        if case .resume(let continuation, _, _, let parent) = entry {
-          unpark(parent)
-          after.resumeToken.append((continuation, nil))
-        }
-        leave(entry.group, &after)
-      }
-    }
-    if let throttle = throttles.removeValue(forKey: key), let held = throttle.held {
-      leave(held.group, &after)
-    }
-    wakeWaitersIfQuiet(&after)
-  }
-
-  mutating func cancel(group: EffectGroupID, _ after: inout EffectRegistryAftermath) {
+  mutating func cancel(group: EffectGroupID, _ after: inout EffectRegistryAftermath<Work>) {
     cancelledGroups.insert(group)
-    guard groups[group] != nil else { return }
-    for (id, slot) in slots where slot.group == group { cancelSlot(id, &after) }
-    dropWaiting(where: { $0.group == group }, &after)
-    for (key, throttle) in throttles where throttle.held?.group == group {
-      throttles[key]!.held = nil
-      leave(group, &after)
-    }
-    wakeWaitersIfQuiet(&after)
+    guard let entry = groups[group] else { return }
+    for id in Array(entry.slots) { cancelSlot(id, &after) }
   }
 
-  /// Cancels everything running or waiting.
-  mutating func cancelAll(_ after: inout EffectRegistryAftermath) {
-    for id in slots.keys { cancelSlot(id, &after) }
-    dropWaiting(where: { _ in true }, &after)
-    for (key, throttle) in throttles {
-      if let held = throttle.held {
-        throttles[key]!.held = nil
-        leave(held.group, &after)
-      }
-    }
-    wakeWaitersIfQuiet(&after)
+  /// Cancels everything running or waiting; new effects may start.
+  mutating func cancelAll(_ after: inout EffectRegistryAftermath<Work>) {
+    for id in Array(slots.keys) { cancelSlot(id, &after) }
   }
 
   /// Cancels everything and refuses new effects: the Station is gone.
-  mutating func close(_ after: inout EffectRegistryAftermath) {
+  mutating func close(_ after: inout EffectRegistryAftermath<Work>) {
     isClosed = true
     cancelAll(&after)
   }
 
-  private mutating func cancelSlot(_ id: EffectSlotID, _ after: inout EffectRegistryAftermath) {
-    guard !slots[id]!.cancelled else { return }
+  private mutating func cancelSlot(_ id: EffectSlotID, _ after: inout EffectRegistryAftermath<Work>) {
+    guard let slot = slots[id], !slot.cancelled else { return }
     slots[id]!.cancelled = true
-    if let task = slots[id]!.task { after.cancel.append(task) }
+    switch slot.role {
+    case .task, .timer:
+      if let task = slot.task { after.cancel.append(task) }
+    case .join:
+      sequences[id]?.next = .max
+      endIfDone(id, &after)
+    case .waiting, .window:
+      end(id, &after)
+    case .delivery:
+      break  // The action is dropped when its turn to be reduced comes.
+    }
   }
 
   // MARK: - Waiting
 
-  /// Adds a waiter for the end of a group's effects; returns `false` if the group has none left.
+  /// Adds a waiter for the end of a pour's effects; returns `false` if it has none left.
   mutating func waitForGroup(
     _ group: EffectGroupID, _ continuation: UnsafeContinuation<Void, Never>
   ) -> Bool {
@@ -428,69 +347,49 @@ struct EffectRegistryState {
     return true
   }
 
-  /// What a waiter waits for.
-  enum Condition {
-    /// No effect is running: each is parked on a test clock, queued, or done.
-    case settled
-    /// No effect is running, queued or held.
-    case idle
+  // MARK: - Inspection
+
+  /// A unit of work that has not ended, for a test's report.
+  struct Leaf {
+    let slot: EffectSlotID
+    let origin: EffectOrigin
+    let role: Role
   }
 
-  enum Waiter {
-    case issued
-    case waiting(UnsafeContinuation<Void, Never>, Condition)
-    case cancelled
-  }
-
-  func holds(_ condition: Condition) -> Bool {
-    switch condition {
-    case .settled: running == 0
-    case .idle: isIdle
-    }
-  }
-
-  /// Issues the number of a waiter, before its task suspends.
-  mutating func issueWaiter() -> UInt64 {
-    defer { nextWaiter += 1 }
-    waiters[nextWaiter] = .issued
-    return nextWaiter
-  }
-
-  /// Parks a waiter until `condition` holds; returns `false` when the caller must resume it now
-  /// because the condition holds already or its task was cancelled.
-  mutating func wait(
-    _ number: UInt64, until condition: Condition, _ continuation: UnsafeContinuation<Void, Never>
-  ) -> Bool {
-    guard case .issued = waiters[number], !holds(condition) else {
-      waiters[number] = nil
-      return false
-    }
-    waiters[number] = .waiting(continuation, condition)
-    return true
-  }
-
-  /// The waiter's task was cancelled: returns its continuation if it is parked.
-  mutating func cancelWaiter(_ number: UInt64) -> UnsafeContinuation<Void, Never>? {
-    switch waiters[number] {
-    case .issued:
-      waiters[number] = .cancelled
-      return nil
-    case .waiting(let continuation, _):
-      waiters[number] = nil
-      return continuation
-    case .cancelled, nil:
-      return nil
-    }
+  /// The slots doing work themselves (not through children), in the order they started: what a
+  /// test reports as still running.
+  var leaves: [Leaf] {
+    slots.filter { $0.value.group != nil && $0.value.children == 0 && $0.value.role != .join }
+      .sorted { $0.key < $1.key }
+      .map { Leaf(slot: $0.key, origin: $0.value.origin, role: $0.value.role) }
   }
 }
 
-/// What the registry must do once its lock is released: cancel tasks, resume continuations, spawn
-/// queued effects. Acting outside the lock keeps resumed tasks from running into it.
-struct EffectRegistryAftermath {
+/// Work to start under a slot once the lock is released: the next part of a `concatenate`, an
+/// effect whose turn came, a throttled effect whose window ended. The slot carries a guard that
+/// the starter releases once the work has started.
+struct StartWork<Work> {
+  let work: Work
+  let slot: EffectSlotID
+  /// Keys cancelled while the work waited: what would run under them is skipped.
+  var skipping: Set<EffectKey> = []
+}
+
+/// What the registry must do once its lock is released: cancel tasks, resume continuations,
+/// start work. Acting outside the lock keeps resumed tasks from running into it.
+struct EffectRegistryAftermath<Work> {
   var cancel: [Task<Void, Never>] = []
   var resume: [UnsafeContinuation<Void, Never>] = []
-  var resumeToken: [(UnsafeContinuation<EffectToken?, Never>, EffectSlotID?)] = []
-  var start: [(PendingEffect, EffectSlotID)] = []
+  var start: [StartWork<Work>] = []
 
-  var isEmpty: Bool { cancel.isEmpty && resume.isEmpty && resumeToken.isEmpty && start.isEmpty }
+  var isEmpty: Bool { cancel.isEmpty && resume.isEmpty && start.isEmpty }
 }
+
+extension EffectRegistryState: Sendable where Work: Sendable {}
+extension EffectRegistryState.Slot: Sendable where Work: Sendable {}
+extension EffectRegistryState.Sequence: Sendable where Work: Sendable {}
+extension EffectRegistryState.KeyEntry: Sendable where Work: Sendable {}
+extension EffectRegistryState.GroupEntry: Sendable where Work: Sendable {}
+extension EffectRegistryState.Request: Sendable where Work: Sendable {}
+extension StartWork: Sendable where Work: Sendable {}
+extension EffectRegistryAftermath: Sendable where Work: Sendable {}

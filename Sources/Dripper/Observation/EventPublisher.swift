@@ -16,7 +16,7 @@ extension Effect {
   /// for await toast in station.events(of: Toast.self) { show(toast) }
   /// ```
   public static func emit(_ event: some Sendable) -> Self {
-    Self(.emit(event))
+    Self(.announce(.event(event)))
   }
 }
 

@@ -125,7 +125,7 @@ struct Tally: Dripper {
     }
     // Every effect ends, cancelled or not, and the registry forgets them all.
     await station.pour(.record("done")).finish()
-    await station.rootHandler!.effects.wait(until: .idle)
+    await station.rootHandler!.effects.waitUntilIdle()
     #expect(station.rootHandler!.effects.snapshot.isEmpty)
   }
 }

@@ -1,0 +1,193 @@
+import Synchronization
+
+/// The tasks a Station's effects run in, and how what they send reaches the actor.
+///
+/// Three kinds of slot have a task: a `run` effect's, a debounce's wait (which starts its effect
+/// when it wakes) and a throttle window's timer. Every task prefers the Station's watched executor
+/// when it has one (in tests), and ends by telling the registry, which may hand back work that
+/// waited for it: the task starts that work and takes what it sends to the actor before it ends.
+extension StateHandler {
+  /// Starts the task of a `run` effect in `slot`.
+  nonisolated func startTask(of run: EffectRun<Action>, in context: EffectContext, slot: EffectSlotID) {
+    let target = EffectPourTarget(handler: self, group: context.group, origin: run.origin)
+    let task = spawn(priority: run.priority) { [self] in
+      await DependencyValues.$current.withValue(run.dependencies) {
+        await watching(slot) {
+          guard !Task.isCancelled else { return }
+          let pour = Pour(target: target)
+          do {
+            try await run.operation(pour)
+          } catch is CancellationError {
+          } catch {
+            if let handler = run.handler {
+              await handler(error, pour)
+            } else {
+              report(
+                Diagnostic(
+                  .uncaughtError,
+                  "an effect started at \(run.origin) threw \(error), which no 'catch' handled",
+                  error: error))
+            }
+          }
+        }
+      }
+      target.effectEnded()
+      await taskEnded(slot)
+    }
+    effects.attach(task, to: slot)
+  }
+
+  /// Starts the task of a debounce's wait in `slot`: it sleeps on the clock, then starts `work`
+  /// under `slot`.
+  nonisolated func startDelay(of work: PendingEffect<Action>, by delay: EffectDelay, slot: EffectSlotID) {
+    let task = spawn { [self] in
+      await watching(slot) {
+        guard (try? await delay.clock.sleep(for: delay.duration)) != nil else { return }
+        var sends: [Send] = []
+        start(work.effect, in: work.context, under: slot, sending: &sends)
+        await deliver(sends)
+      }
+      await taskEnded(slot)
+    }
+    effects.attach(task, to: slot)
+  }
+
+  /// Starts the task of a throttle window's timer: it sleeps until the window ends, then starts
+  /// the effect held for it.
+  nonisolated func startTimer(
+    _ timer: EffectSlotID, of key: EffectKey, sleeping remaining: Duration, on clock: any Clock<Duration>
+  ) {
+    let task = spawn { [self] in
+      await watching(timer) {
+        guard (try? await clock.sleep(for: remaining)) != nil else { return }
+        let (_, starts) = effects.update { state, after in
+          state.fireWindow(of: key, timer: timer, now: stopwatch(clock), &after)
+        }
+        var sends: [Send] = []
+        startWork(starts, sending: &sends)
+        await deliver(sends)
+      }
+      await taskEnded(timer)
+    }
+    effects.attach(task, to: timer)
+  }
+
+  /// Starts a task of the Station: on its watched executor, when it has one.
+  ///
+  /// Without one, the task is started without an executor preference at all: a task that has one,
+  /// even `nil`, pays for looking it up at each suspension.
+  @discardableResult
+  nonisolated func spawn(
+    priority: TaskPriority? = nil, _ operation: sending @escaping @isolated(any) () async -> Void
+  ) -> Task<Void, Never> {
+    if let executor {
+      Task.detached(executorPreference: executor, priority: priority, operation: operation)
+    } else {
+      Task.detached(priority: priority, operation: operation)
+    }
+  }
+
+  /// Runs `body` as the task of the effect in `slot`: in a watched Station, a test clock can then
+  /// tell which effect sleeps on it.
+  nonisolated func watching(_ slot: EffectSlotID, _ body: () async -> Void) async {
+    if let executor {
+      await WatchedTask.$current.withValue(WatchedTask(executor: executor, slot: slot), operation: body)
+    } else {
+      await body()
+    }
+  }
+
+  /// A slot's task has ended: starts what waited for it, and takes what that sends to the actor.
+  nonisolated func taskEnded(_ slot: EffectSlotID) async {
+    let (_, starts) = effects.update { state, after in state.taskEnded(slot, &after) }
+    guard !starts.isEmpty else { return }
+    var sends: [Send] = []
+    startWork(starts, sending: &sends)
+    await deliver(sends)
+  }
+
+  /// Starts work the registry handed back to a caller that cannot wait (a cancellation from any
+  /// thread); what it sends goes to the actor in a task of its own.
+  nonisolated func startWork(detached starts: [StartWork<EffectWork>]) {
+    guard !starts.isEmpty else { return }
+    var sends: [Send] = []
+    startWork(starts, sending: &sends)
+    guard !sends.isEmpty else { return }
+    spawn { await self.deliver(sends) }
+  }
+
+  /// Takes actions sent off the actor to it, to be reduced in order.
+  nonisolated func deliver(_ sends: [Send]) async {
+    guard !sends.isEmpty else { return }
+    await onActor { handler in handler.reduceSends(sends) }
+  }
+
+  /// Runs `body` on the actor; from a watched Station's task, the call counts as away meanwhile.
+  nonisolated func onActor<Result: Sendable>(_ body: @Sendable (isolated StateHandler) -> Result) async
+    -> Result
+  {
+    guard let executor else { return await body(self) }
+    return await executor.runAway { await body(self) }
+  }
+
+  /// Reduces actions sent off the actor, after what the mailbox holds.
+  func reduceSends(_ sends: [Send]) {
+    drainMailbox()
+    withStationDependencies {
+      followUps.append(contentsOf: sends)
+      reduceFollowUps()
+    }
+  }
+
+  // MARK: - Cancelling from outside a reduction
+
+  /// Cancels the effects of a pour: what its ``PourTask`` does.
+  @usableFromInline
+  nonisolated func cancel(group: EffectGroupID) {
+    let (_, starts) = effects.update { state, after in state.cancel(group: group, &after) }
+    startWork(detached: starts)
+  }
+
+  /// Cancels every effect running or waiting now; new ones may start.
+  nonisolated func cancelAllEffects() {
+    let (_, starts) = effects.update { state, after in state.cancelAll(&after) }
+    startWork(detached: starts)
+  }
+}
+
+/// Where the ``Pour`` of a `run` effect sends its actions: the Station's actor.
+final class EffectPourTarget<State: Sendable, Action: Sendable>: PourTarget {
+  let handler: StateHandler<State, Action>
+  let group: EffectGroupID
+  let origin: EffectOrigin
+  private let ended = Atomic<Bool>(false)
+
+  init(handler: StateHandler<State, Action>, group: EffectGroupID, origin: EffectOrigin) {
+    self.handler = handler
+    self.group = group
+    self.origin = origin
+  }
+
+  /// The effect's operation has returned: what its pour sends from now on escaped it.
+  func effectEnded() {
+    ended.store(true, ordering: .releasing)
+  }
+
+  func pour(_ action: Action) async {
+    if ended.load(ordering: .acquiring), !handler.isReleased {
+      handler.report(
+        Diagnostic(
+          .pourFromEndedEffect,
+          "an action was poured from an effect that had already ended (started at \(origin)): \(action); "
+            + "it is reduced, but nothing tracks it: make the effect's operation wait for what pours"))
+    }
+    let group = self.group
+    await handler.onActor { handler in handler.receive(action, group: group) }
+  }
+
+  func drop(_ action: Action) {
+    guard handler.effects.isClosed else { return }
+    handler.report(
+      Diagnostic(.droppedPour, "dropped \(action): it was poured after its Station was released"))
+  }
+}
