@@ -15,7 +15,9 @@
 /// handed to a task of its own) still reaches the Station, reported as a ``Diagnostic`` too:
 /// nothing waits for it, so a test or a ``PourTask`` cannot see it coming.
 public struct Pour<Action: Sendable>: Sendable {
-  let target: any PourTarget<Action>
+  /// Takes an action to the Station, returning once it is reduced; `cancelled` says that the
+  /// pouring task is cancelled, and the action must be dropped.
+  let sink: @Sendable (_ action: Action, _ cancelled: Bool) async -> Void
 
   /// Creates a pour that hands actions to `sink`, for testing effects on their own.
   ///
@@ -24,59 +26,24 @@ public struct Pour<Action: Sendable>: Sendable {
   /// try await effectOperation(Pour { action in received.withLock { $0.append(action) } })
   /// ```
   public init(_ sink: @escaping @Sendable (Action) async -> Void) {
-    target = SinkTarget(sink: sink)
+    self.sink = { action, cancelled in
+      if !cancelled { await sink(action) }
+    }
   }
 
-  init(target: any PourTarget<Action>) {
-    self.target = target
+  init(sink: @escaping @Sendable (_ action: Action, _ cancelled: Bool) async -> Void) {
+    self.sink = sink
   }
 
   /// Pours `action` into the Station and returns once it has been reduced; drops it if the
   /// calling task is cancelled.
   public func callAsFunction(_ action: Action) async {
-    guard !Task.isCancelled else { return target.drop(action) }
-    await target.pour(action)
+    await sink(action, Task.isCancelled)
   }
 
   /// A pour of child actions that embeds them into this pour's actions.
   func embedding<Child: Sendable>(_ embed: @escaping @Sendable (Child) -> Action) -> Pour<Child> {
-    Pour<Child>(target: EmbeddingTarget(base: target, embed: embed))
+    let sink = self.sink
+    return Pour<Child> { action, cancelled in await sink(embed(action), cancelled) }
   }
-}
-
-/// Where a ``Pour`` sends its actions.
-protocol PourTarget<Action>: AnyObject, Sendable {
-  associatedtype Action: Sendable
-
-  /// Takes the action to the Station, returning once it is reduced.
-  func pour(_ action: Action) async
-
-  /// The pouring task is cancelled: the action is dropped.
-  func drop(_ action: Action)
-}
-
-/// A pour's target made of a closure.
-private final class SinkTarget<Action: Sendable>: PourTarget {
-  let sink: @Sendable (Action) async -> Void
-
-  init(sink: @escaping @Sendable (Action) async -> Void) { self.sink = sink }
-
-  func pour(_ action: Action) async { await sink(action) }
-
-  func drop(_ action: Action) {}
-}
-
-/// A child's pour: embeds its actions into the parent's.
-private final class EmbeddingTarget<Parent: Sendable, Action: Sendable>: PourTarget {
-  let base: any PourTarget<Parent>
-  let embed: @Sendable (Action) -> Parent
-
-  init(base: any PourTarget<Parent>, embed: @escaping @Sendable (Action) -> Parent) {
-    self.base = base
-    self.embed = embed
-  }
-
-  func pour(_ action: Action) async { await base.pour(embed(action)) }
-
-  func drop(_ action: Action) { base.drop(embed(action)) }
 }

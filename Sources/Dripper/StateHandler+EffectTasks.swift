@@ -9,12 +9,15 @@ import Synchronization
 extension StateHandler {
   /// Starts the task of a `run` effect in `slot`.
   nonisolated func startTask(of run: EffectRun<Action>, in context: EffectContext, slot: EffectSlotID) {
-    let target = EffectPourTarget(handler: self, group: context.group, origin: run.origin)
+    let effect = EffectRunState(origin: run.origin)
+    let group = context.group
+    let pour = Pour<Action> { [self] action, cancelled in
+      await self.pour(action, cancelled: cancelled, group: group, from: effect)
+    }
     let task = spawn(priority: run.priority) { [self] in
       await DependencyValues.$current.withValue(run.dependencies) {
         await watching(slot) {
           guard !Task.isCancelled else { return }
-          let pour = Pour(target: target)
           do {
             try await run.operation(pour)
           } catch is CancellationError {
@@ -31,7 +34,7 @@ extension StateHandler {
           }
         }
       }
-      target.effectEnded()
+      effect.ended.store(true, ordering: .releasing)
       await taskEnded(slot)
     }
     effects.attach(task, to: slot)
@@ -155,39 +158,35 @@ extension StateHandler {
   }
 }
 
-/// Where the ``Pour`` of a `run` effect sends its actions: the Station's actor.
-final class EffectPourTarget<State: Sendable, Action: Sendable>: PourTarget {
-  let handler: StateHandler<State, Action>
-  let group: EffectGroupID
+/// What a `run` effect's ``Pour`` knows of the effect: where it was written, and whether its
+/// operation has returned (what its pour sends from then on escaped it).
+final class EffectRunState: Sendable {
   let origin: EffectOrigin
-  private let ended = Atomic<Bool>(false)
+  let ended = Atomic<Bool>(false)
 
-  init(handler: StateHandler<State, Action>, group: EffectGroupID, origin: EffectOrigin) {
-    self.handler = handler
-    self.group = group
-    self.origin = origin
-  }
+  init(origin: EffectOrigin) { self.origin = origin }
+}
 
-  /// The effect's operation has returned: what its pour sends from now on escaped it.
-  func effectEnded() {
-    ended.store(true, ordering: .releasing)
-  }
-
-  func pour(_ action: Action) async {
-    if ended.load(ordering: .acquiring), !handler.isReleased {
-      handler.report(
+extension StateHandler {
+  /// Takes an action a `run` effect poured to the actor; drops it, with a diagnostic if the Station
+  /// is gone, when the pouring task is cancelled.
+  nonisolated func pour(
+    _ action: Action, cancelled: Bool, group: EffectGroupID, from effect: EffectRunState
+  ) async {
+    if cancelled {
+      guard isReleased else { return }
+      return report(
+        Diagnostic(.droppedPour, "dropped \(action): it was poured after its Station was released"))
+    }
+    if effect.ended.load(ordering: .acquiring), !isReleased {
+      report(
         Diagnostic(
           .pourFromEndedEffect,
-          "an action was poured from an effect that had already ended (started at \(origin)): \(action); "
-            + "it is reduced, but nothing tracks it: make the effect's operation wait for what pours"))
+          "an action was poured from an effect that had already ended (started at \(effect.origin)): "
+            + "\(action); it is reduced, but nothing tracks it: make the effect's operation wait for what pours"
+        ))
     }
-    let group = self.group
-    await handler.onActor { handler in handler.receive(action, group: group) }
-  }
-
-  func drop(_ action: Action) {
-    guard handler.effects.isClosed else { return }
-    handler.report(
-      Diagnostic(.droppedPour, "dropped \(action): it was poured after its Station was released"))
+    guard let executor else { return await receive(action, group: group) }
+    await executor.runAway { await self.receive(action, group: group) }
   }
 }
