@@ -27,8 +27,11 @@ struct BenchmarkOptions {
   /// Run the soak for this many seconds instead of the rows.
   var soakSeconds: Int?
 
+  /// Exit with status 1 when a row exceeds its bound: how CI catches a change that loses speed.
+  var check = false
+
   static let usage =
-    "usage: dripper-bench [--quick] [--filter TEXT] | --soak SECONDS | --profile-MODE"
+    "usage: dripper-bench [--quick] [--check] [--filter TEXT] | --soak SECONDS | --profile-MODE"
 
   /// Reads the command line, or explains in one line what is wrong with it.
   static func parse(_ arguments: [String]) -> Result<BenchmarkOptions, OptionError> {
@@ -37,6 +40,7 @@ struct BenchmarkOptions {
     while let argument = arguments.next() {
       switch argument {
       case "--quick": options.quick = true
+      case "--check": options.check = true
       case "--filter":
         guard let text = arguments.next() else { return .failure(OptionError("'--filter' needs a text")) }
         options.filter = text
@@ -85,6 +89,9 @@ struct Row {
   var baseline: String?
   /// The largest ratio to the baseline the design allows.
   var target: Double?
+  /// The ratio past which `--check` fails: a generous multiple of the target, so that only a
+  /// change that loses the speed fails, not the noise of a loaded machine.
+  var bound: Double?
   /// Anything else worth printing: memory, counts.
   var note: String?
 }
@@ -175,7 +182,29 @@ struct Report {
       if let note = row.note { line += "  (\(note))" }
       lines.append(line)
     }
+    if options.check {
+      lines.append("")
+      let failures = outOfBounds
+      lines.append(
+        failures.isEmpty
+          ? "check: every row is within its bound"
+          : failures.map {
+            "check FAILED: \($0.row.name): \(Self.format2($0.ratio))x, bound \(Self.format2($0.row.bound!))x"
+          }
+          .joined(separator: "\n"))
+    }
     return lines.joined(separator: "\n")
+  }
+
+  /// The rows whose ratio to their baseline exceeds their bound.
+  var outOfBounds: [(row: Row, ratio: Double)] {
+    rows.compactMap { row in
+      guard let bound = row.bound, let name = row.baseline,
+        let base = rows.first(where: { $0.name == name })
+      else { return nil }
+      let ratio = row.nanoseconds / base.nanoseconds
+      return ratio > bound ? (row, ratio) : nil
+    }
   }
 
   private func format(_ value: Double) -> String {

@@ -41,4 +41,6 @@ if let seconds = options.soakSeconds {
   exit(await Task.detached { await soak(seconds: seconds) }.value ? 0 : 1)
 }
 let rows = await Task.detached { await allRows(options) }.value
-print(Report(rows: rows, options: options).text)
+let report = Report(rows: rows, options: options)
+print(report.text)
+if options.check, !report.outOfBounds.isEmpty { exit(1) }

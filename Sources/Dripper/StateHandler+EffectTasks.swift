@@ -16,28 +16,39 @@ extension StateHandler {
     }
     let task = spawn(priority: run.priority) { [self] in
       await DependencyValues.$current.withValue(run.dependencies) {
-        await watching(slot) {
-          guard !Task.isCancelled else { return }
-          do {
-            try await run.operation(pour)
-          } catch is CancellationError {
-          } catch {
-            if let handler = run.handler {
-              await handler(error, pour)
-            } else {
-              report(
-                Diagnostic(
-                  .uncaughtError,
-                  "an effect started at \(run.origin) threw \(error), which no 'catch' handled",
-                  error: error))
-            }
-          }
+        guard !Task.isCancelled else { return }
+        if let executor {
+          let watched = WatchedTask(executor: executor, slot: slot)
+          await WatchedTask.$current.withValue(watched) { await perform(run, pour: pour) }
+        } else {
+          await perform(run, pour: pour)
         }
       }
       effect.ended.store(true, ordering: .releasing)
       await taskEnded(slot)
     }
     effects.attach(task, to: slot)
+  }
+
+  /// Runs a `run` effect's operation, handing an error it throws to its `catch`, or reporting it.
+  ///
+  /// Inlined into the task: each async frame costs room in the task's allocator, and an effect
+  /// waiting on something holds all of them for as long as it waits.
+  @inline(__always)
+  nonisolated func perform(_ run: EffectRun<Action>, pour: Pour<Action>) async {
+    do {
+      try await run.operation(pour)
+    } catch is CancellationError {
+    } catch {
+      if let handler = run.handler {
+        await handler(error, pour)
+      } else {
+        report(
+          Diagnostic(
+            .uncaughtError, "an effect started at \(run.origin) threw \(error), which no 'catch' handled",
+            error: error))
+      }
+    }
   }
 
   /// Starts the task of a debounce's wait in `slot`: it sleeps on the clock, then starts `work`

@@ -112,17 +112,18 @@ extension StateHandler {
   ) {
     let key = context.key(for: admission.id)
     guard !context.skips(key) else { return }
-    let inner = PendingEffect(effect: inner, context: context.adding(key))
+    let innerContext = context.adding(key)
     guard admission.policy != .concurrent else {
-      return start(inner.effect, in: inner.context, under: parent, sending: &sends)
+      return start(inner, in: innerContext, under: parent, sending: &sends)
     }
-    let scope = slot(.join, in: inner.context, under: parent, origin: admission.origin)
+    let work = EffectWork(base: PendingEffect(effect: inner, context: innerContext))
+    let scope = slot(.join, in: innerContext, under: parent, origin: admission.origin)
     let (decision, starts) = effects.update { state, after in
-      state.admit(under: key, policy: admission.policy, scope: scope, work: EffectWork(base: inner), &after)
+      state.admit(under: key, policy: admission.policy, scope: scope, work: work, &after)
     }
     startWork(starts, sending: &sends)
     guard case .start(let scopeSlot) = decision else { return }
-    startWork([StartWork(work: EffectWork(base: inner), slot: scopeSlot)], sending: &sends)
+    startWork([StartWork(work: work, slot: scopeSlot)], sending: &sends)
   }
 
   private nonisolated func cancel(_ key: EffectKey, sending sends: inout [Send]) {

@@ -305,6 +305,12 @@ extension StateHandler: PourTaskHost {
 
   @usableFromInline
   nonisolated func waitForGroup(_ group: EffectGroupID) async {
+    // An effect just started is queued behind this task: yielding lets this thread run it, and
+    // a short effect is over before this task would have parked and been woken from another.
+    for _ in 0..<2 {
+      await Task.yield()
+      guard effects.hasGroup(group) else { return }
+    }
     await effects.waitForGroup(group) { self.cancel(group: group) }
   }
 

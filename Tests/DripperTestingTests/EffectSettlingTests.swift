@@ -1,5 +1,6 @@
 import Dripper
 import DripperTesting
+import Foundation
 import Testing
 
 /// A feature whose effects run several tasks at once, on the clock dependency.
@@ -120,6 +121,13 @@ struct Parallel: Dripper {
 
 /// Every effect a test reports as still running names the line where the user wrote it.
 @Suite struct EffectOriginTests {
+  /// The line of this file where `call` is written in ``Parallel``.
+  private func line(of call: String, filePath: String = #filePath) -> Int {
+    let source = (try? String(contentsOfFile: filePath, encoding: .utf8)) ?? ""
+    let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+    return (lines.firstIndex { $0.contains(call) } ?? -1) + 1
+  }
+
   private func finishReports(
     _ action: Parallel.Action, line: Int, waiting: String = ""
   ) async {
@@ -141,7 +149,7 @@ struct Parallel: Dripper {
   }
 
   @Test func aPendingDebounceNamesItsLine() async {
-    await finishReports(.debounced, line: 47)
+    await finishReports(.debounced, line: line(of: ".debounce(id: \"search\""))
   }
 
   @Test func anEffectWaitingItsTurnNamesItsLine() async {
@@ -153,12 +161,13 @@ struct Parallel: Dripper {
     }
     await station.pour(.enqueued)
     await station.pour(.enqueued)
+    let line = line(of: "}.cancellable(")
     await withKnownIssue {
       await station.finish()
     } matching: { issue in
       issue.comments.first?.rawValue.hasPrefix(
-        "2 effects are still running:\n  started at DripperTestingTests/EffectSettlingTests.swift:49\n"
-          + "  started at DripperTestingTests/EffectSettlingTests.swift:49 (waiting its turn or its throttle window)\n"
+        "2 effects are still running:\n  started at DripperTestingTests/EffectSettlingTests.swift:\(line)\n"
+          + "  started at DripperTestingTests/EffectSettlingTests.swift:\(line) (waiting its turn or its throttle window)\n"
       ) == true
     }
   }
@@ -173,11 +182,12 @@ struct Parallel: Dripper {
     await station.pour(.throttled)
     await station.receive(.tick(0))
     await station.pour(.throttled)
+    let line = line(of: ".throttle(id: \"scroll\"")
     await withKnownIssue {
       await station.finish()
     } matching: { issue in
       issue.comments.first?.rawValue.hasPrefix(
-        "1 effect is still running:\n  started at DripperTestingTests/EffectSettlingTests.swift:51"
+        "1 effect is still running:\n  started at DripperTestingTests/EffectSettlingTests.swift:\(line)"
           + " (waiting its turn or its throttle window)\n") == true
     }
   }

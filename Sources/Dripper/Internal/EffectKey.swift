@@ -58,6 +58,9 @@ struct EffectNamespace: Hashable, Sendable, CustomStringConvertible {
 
 /// The key the effect registry indexes effects by: a user's cancellation id, or a child namespace
 /// (cancelling it cancels every effect of that child), qualified by the namespace it was used in.
+///
+/// Its hash is computed once, when it is made: hashing the id goes through an existential, and the
+/// registry hashes a key several times over an effect's life.
 struct EffectKey: Hashable, Sendable, CustomStringConvertible {
   enum Kind: Hashable, Sendable {
     /// A cancellation id the user gave with `cancellable(id:)` or `cancel(id:)`.
@@ -68,6 +71,24 @@ struct EffectKey: Hashable, Sendable, CustomStringConvertible {
 
   let namespace: EffectNamespace
   let kind: Kind
+  private let hashValueCache: Int
+
+  init(namespace: EffectNamespace, kind: Kind) {
+    self.namespace = namespace
+    self.kind = kind
+    var hasher = Hasher()
+    hasher.combine(namespace)
+    hasher.combine(kind)
+    hashValueCache = hasher.finalize()
+  }
+
+  static func == (lhs: EffectKey, rhs: EffectKey) -> Bool {
+    lhs.hashValueCache == rhs.hashValueCache && lhs.kind == rhs.kind && lhs.namespace == rhs.namespace
+  }
+
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(hashValueCache)
+  }
 
   var description: String {
     switch kind {

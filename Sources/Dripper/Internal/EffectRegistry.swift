@@ -57,6 +57,9 @@ final class EffectRegistry: Sendable {
 
   func isLive(_ slot: EffectSlotID) -> Bool { state.withLock { $0.isLive(slot) } }
 
+  /// Whether the pour `group` has effects in flight.
+  func hasGroup(_ group: EffectGroupID) -> Bool { state.withLock { $0.groups[group] != nil } }
+
   func isCancelled(group: EffectGroupID) -> Bool {
     state.withLock { $0.isCancelled(group: group) }
   }

@@ -16,9 +16,9 @@ extension EffectRegistryState {
 
   /// Whether something runs, or waits to run, under `key`.
   mutating func isBusy(_ key: EffectKey) -> Bool {
-    guard keys[key] != nil else { return false }
+    if (keys[key]?.active ?? 0) > 0 { return true }
     dropEndedFromQueue(of: key)
-    return keys[key]!.active > 0 || !keys[key]!.queue.isEmpty
+    return queues[key] != nil
   }
 
   /// Admits an effect under `key` by `policy`. `scope` describes the scope to reserve (a join
@@ -43,7 +43,7 @@ extension EffectRegistryState {
         scope.guarded = false
         guard let waiting = reserve(scope) else { return .dropped }
         pending[waiting] = work()
-        keys[key]!.queue.append(waiting)
+        queues[key, default: FIFO()].append(waiting)
         return .queued
       }
     }
@@ -53,7 +53,8 @@ extension EffectRegistryState {
   /// Starts the oldest effect waiting its turn under `key`, now that nothing runs under it.
   mutating func startNextInQueue(of key: EffectKey, _ after: inout EffectRegistryAftermath<Work>) {
     dropEndedFromQueue(of: key)
-    guard let next = keys[key]?.queue.removeFirst() else { return }
+    guard let next = queues[key]?.removeFirst() else { return }
+    if queues[key]!.isEmpty { queues[key] = nil }
     activate(next, &after)
   }
 
@@ -64,14 +65,15 @@ extension EffectRegistryState {
     }
     slots[id]!.role = .join
     slots[id]!.children = 1  // A guard, released once the work has started.
-    for key in slot.keys { keys[key]!.active += 1 }
+    for key in slot.keys { keys[key, default: KeyEntry()].active += 1 }
     after.start.append(StartWork(work: work, slot: id))
   }
 
   /// Drops, from the front of a key's queue, slots that ended while they waited.
   private mutating func dropEndedFromQueue(of key: EffectKey) {
-    while let first = keys[key]?.queue.first, slots[first]?.role != .waiting {
-      _ = keys[key]!.queue.removeFirst()
+    while let first = queues[key]?.first, slots[first]?.role != .waiting {
+      _ = queues[key]!.removeFirst()
+      if queues[key]!.isEmpty { queues[key] = nil }
     }
   }
 }

@@ -41,19 +41,23 @@ struct EffectRegistryState<Work> {
     var isActive: Bool { self == .task || self == .join || self == .delivery }
   }
 
+  /// A slot, laid out small: a registry holds one per effect part in flight.
   struct Slot {
-    var role: Role
-    /// The pour it belongs to; `nil` for bookkeeping (timers, windows).
-    let group: EffectGroupID?
-    let parent: EffectSlotID?
+    let origin: EffectOrigin
     /// The keys that cancel it: the ids it runs under and the namespaces of its features.
     let keys: [EffectKey]
-    let origin: EffectOrigin
-    var children = 0
+    var task: Task<Void, Never>?
+    /// The pour it belongs to; 0 for bookkeeping (timers, windows).
+    let group: EffectGroupID
+    /// Its parent; 0 for none.
+    let parent: EffectSlotID
+    var children: Int32 = 0
+    var role: Role
     /// Whether its task (for a task or a timer) has yet to end.
     var taskLive: Bool
-    var task: Task<Void, Never>?
     var cancelled = false
+
+    var isWork: Bool { group != 0 }
   }
 
   /// Where a slot stands in a `concatenate`: the parts still to start, and the keys they use.
@@ -65,19 +69,13 @@ struct EffectRegistryState<Work> {
     var skipping: Set<EffectKey> = []
   }
 
-  /// What is filed under a key.
+  /// The slots carrying a key: cancelling the key cancels them.
   struct KeyEntry {
-    /// Slots carrying the key: cancelling the key cancels them.
     var carriers = SlotSet()
     /// How many of them run (rather than wait): the key is busy while any does.
-    var active = 0
-    /// Sequences whose parts not yet started use the key.
-    var holders = SlotSet()
-    /// Slots waiting their turn under the key (the `enqueue` policy), oldest first. Slots that
-    /// ended while waiting are skipped when the queue is read.
-    var queue = FIFO<EffectSlotID>()
+    var active: Int32 = 0
 
-    var isEmpty: Bool { carriers.isEmpty && holders.isEmpty && queue.isEmpty }
+    var isEmpty: Bool { carriers.isEmpty }
   }
 
   struct GroupEntry {
@@ -86,11 +84,15 @@ struct EffectRegistryState<Work> {
     var waiters: [UnsafeContinuation<Void, Never>] = []
   }
 
-  var slots: [EffectSlotID: Slot] = [:]
-  private var nextSlot: EffectSlotID = 1
+  var slots = SlotTable<Slot>()
   var pending: [EffectSlotID: Work] = [:]
   var sequences: [EffectSlotID: Sequence] = [:]
   var keys: [EffectKey: KeyEntry] = [:]
+  /// Slots waiting their turn under a key (the `enqueue` policy), oldest first. Slots that ended
+  /// while waiting are skipped when the queue is read.
+  var queues: [EffectKey: FIFO<EffectSlotID>] = [:]
+  /// Sequences whose parts not yet started use a key.
+  var holders: [EffectKey: SlotSet] = [:]
   private(set) var groups: [EffectGroupID: GroupEntry] = [:]
   private var cancelledGroups: Set<EffectGroupID> = []
   /// The throttle windows, by key (see `EffectRegistryState+Throttle.swift`).
@@ -107,7 +109,10 @@ struct EffectRegistryState<Work> {
 
   /// Whether nothing is tracked: no effect running or waiting, nothing waiting for one. (An open
   /// throttle window is not work; it goes when it ends.)
-  var isEmpty: Bool { isIdle && groups.isEmpty && idleWaiters.isEmpty && pending.isEmpty }
+  var isEmpty: Bool {
+    isIdle && groups.isEmpty && idleWaiters.isEmpty && pending.isEmpty && keys.isEmpty && queues.isEmpty
+      && holders.isEmpty && sequences.isEmpty
+  }
 
   /// Whether no effect is running or waiting to start.
   var isIdle: Bool { workCount == 0 }
@@ -143,12 +148,11 @@ struct EffectRegistryState<Work> {
       guard let slot = slots[parent], !slot.cancelled else { return nil }
       slots[parent]!.children += 1
     }
-    let id = nextSlot
-    nextSlot += 1
-    slots[id] = Slot(
-      role: request.role, group: request.group, parent: request.parent, keys: request.keys,
-      origin: request.origin, children: request.guarded ? 1 : 0,
-      taskLive: request.role == .task || request.role == .timer)
+    let id = slots.insert(
+      Slot(
+        origin: request.origin, keys: request.keys, task: nil, group: request.group ?? 0,
+        parent: request.parent ?? 0, children: request.guarded ? 1 : 0, role: request.role,
+        taskLive: request.role == .task || request.role == .timer))
     for key in request.keys {
       keys[key, default: KeyEntry()].carriers.insert(id)
       if request.role.isActive { keys[key]!.active += 1 }
@@ -194,7 +198,7 @@ struct EffectRegistryState<Work> {
   ) {
     guard slots[id] != nil else { return }
     sequences[id] = Sequence(parts: parts, held: held)
-    for key in held { keys[key, default: KeyEntry()].holders.insert(id) }
+    for key in held { holders[key, default: SlotSet()].insert(id) }
     release(id, &after)
   }
 
@@ -246,15 +250,16 @@ struct EffectRegistryState<Work> {
     var next: EffectSlotID? = id
     while let id = next {
       next = nil
-      guard let slot = slots.removeValue(forKey: id) else { return }
-      pending[id] = nil
-      for key in slot.keys { unfile(id, from: key, wasActive: slot.role.isActive, &after) }
-      if let sequence = sequences.removeValue(forKey: id) {
+      guard let slot = slots.remove(id) else { return }
+      if slot.role == .waiting { pending[id] = nil }
+      for key in slot.keys { unfile(id, from: key, wasActive: slot.role.isActive && !slot.cancelled, &after) }
+      if !sequences.isEmpty, let sequence = sequences.removeValue(forKey: id) {
         for key in sequence.held { unhold(id, from: key) }
       }
-      if windowOf[id] != nil { windowSlotEnded(id, role: slot.role, &after) }
-      if let group = slot.group { leave(group, id, &after) }
-      guard let parent = slot.parent, slots[parent] != nil else { continue }
+      if !windowOf.isEmpty, windowOf[id] != nil { windowSlotEnded(id, role: slot.role, &after) }
+      if slot.isWork { leave(slot.group, id, &after) }
+      let parent = slot.parent
+      guard parent != 0, slots[parent] != nil else { continue }
       slots[parent]!.children -= 1
       switch nextStep(for: parent) {
       case .keep: continue
@@ -267,19 +272,34 @@ struct EffectRegistryState<Work> {
   private mutating func unfile(
     _ id: EffectSlotID, from key: EffectKey, wasActive: Bool, _ after: inout EffectRegistryAftermath<Work>
   ) {
-    guard keys[key] != nil else { return }
-    keys[key]!.carriers.remove(id)
+    guard let index = keys.index(forKey: key) else { return }
+    keys.values[index].carriers.remove(id)
     if wasActive {
-      keys[key]!.active -= 1
-      if keys[key]!.active == 0 { startNextInQueue(of: key, &after) }
+      keys.values[index].active -= 1
+      if keys.values[index].active == 0, queues[key] != nil {
+        startNextInQueue(of: key, &after)
+        return removeIfEmpty(key)
+      }
     }
-    if keys[key]!.isEmpty { keys[key] = nil }
+    if keys.values[index].isEmpty { keys.remove(at: index) }
+  }
+
+  /// One slot carrying `key` stopped running: starts the next effect queued under it if it was
+  /// the last.
+  private mutating func release(_ key: EffectKey, _ after: inout EffectRegistryAftermath<Work>) {
+    guard let index = keys.index(forKey: key) else { return }
+    keys.values[index].active -= 1
+    if keys.values[index].active == 0, queues[key] != nil { startNextInQueue(of: key, &after) }
+  }
+
+  private mutating func removeIfEmpty(_ key: EffectKey) {
+    if let index = keys.index(forKey: key), keys.values[index].isEmpty { keys.remove(at: index) }
   }
 
   private mutating func unhold(_ id: EffectSlotID, from key: EffectKey) {
-    guard keys[key] != nil else { return }
-    keys[key]!.holders.remove(id)
-    if keys[key]!.isEmpty { keys[key] = nil }
+    guard holders[key] != nil else { return }
+    holders[key]!.remove(id)
+    if holders[key]!.isEmpty { holders[key] = nil }
   }
 
   private mutating func leave(
@@ -298,20 +318,22 @@ struct EffectRegistryState<Work> {
   /// Cancels every slot carrying `key`, and skips what would run under it in the parts of a
   /// `concatenate` not yet started.
   mutating func cancel(_ key: EffectKey, _ after: inout EffectRegistryAftermath<Work>) {
+    if let holding = holders[key] {
+      for id in holding { sequences[id]?.skipping.insert(key) }
+    }
     guard let entry = keys[key] else { return }
-    for id in entry.holders { sequences[id]?.skipping.insert(key) }
-    for id in Array(entry.carriers) { cancelSlot(id, &after) }
+    for id in entry.carriers { cancelSlot(id, &after) }
   }
 
   mutating func cancel(group: EffectGroupID, _ after: inout EffectRegistryAftermath<Work>) {
     cancelledGroups.insert(group)
     guard let entry = groups[group] else { return }
-    for id in Array(entry.slots) { cancelSlot(id, &after) }
+    for id in entry.slots { cancelSlot(id, &after) }
   }
 
   /// Cancels everything running or waiting; new effects may start.
   mutating func cancelAll(_ after: inout EffectRegistryAftermath<Work>) {
-    for id in Array(slots.keys) { cancelSlot(id, &after) }
+    for (id, _) in slots.all { cancelSlot(id, &after) }
   }
 
   /// Cancels everything and refuses new effects: the Station is gone.
@@ -323,6 +345,11 @@ struct EffectRegistryState<Work> {
   private mutating func cancelSlot(_ id: EffectSlotID, _ after: inout EffectRegistryAftermath<Work>) {
     guard let slot = slots[id], !slot.cancelled else { return }
     slots[id]!.cancelled = true
+    // A cancelled effect no longer holds its ids, even while its task winds down: the next effect
+    // under them is admitted at once, as after TCA's `cancel(id:)`.
+    if slot.role.isActive {
+      for key in slot.keys { release(key, &after) }
+    }
     switch slot.role {
     case .task, .timer:
       if let task = slot.task { after.cancel.append(task) }
@@ -359,9 +386,9 @@ struct EffectRegistryState<Work> {
   /// The slots doing work themselves (not through children), in the order they started: what a
   /// test reports as still running.
   var leaves: [Leaf] {
-    slots.filter { $0.value.group != nil && $0.value.children == 0 && $0.value.role != .join }
-      .sorted { $0.key < $1.key }
-      .map { Leaf(slot: $0.key, origin: $0.value.origin, role: $0.value.role) }
+    slots.all.filter { $0.element.isWork && $0.element.children == 0 && $0.element.role != .join }
+      .sorted { $0.id.order < $1.id.order }
+      .map { Leaf(slot: $0.id, origin: $0.element.origin, role: $0.element.role) }
   }
 }
 

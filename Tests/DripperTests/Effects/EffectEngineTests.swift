@@ -176,3 +176,25 @@ import Testing
       sink.all.first?.message.hasPrefix("an action was poured from an effect that had already ended") == true)
   }
 }
+
+extension EffectEngineTests {
+  /// An effect that ignores cancellation until the gate opens.
+  private func stubborn(_ gate: Gate, record name: String) -> Effect<Runner.Action> {
+    .run { pour in
+      await Task.detached { await gate.wait() }.value
+      await pour(.record(name))
+    }
+  }
+
+  @Test(arguments: [EffectPolicy.dropNew, .enqueue])
+  func aCancelledEffectFreesItsIDAtOnce(policy: EffectPolicy) async {
+    let timed = TimedRunner()
+    let gate = Gate()
+    await timed.run(stubborn(gate, record: "cancelled").cancellable(id: ID(), policy: policy))
+    await timed.run(.cancel(id: ID()))
+    // The first effect is cancelled but its task has not ended: the id is free all the same.
+    await timed.run(.send(.record("next")).cancellable(id: ID(), policy: policy))
+    #expect(await timed.log == ["next"])
+    gate.open()
+  }
+}
