@@ -4,7 +4,7 @@
 /// A reduction returns ``none`` when there is nothing to do, ``send(_:)`` to reduce another action
 /// right away, or ``run(priority:operation:catch:fileID:line:)`` for asynchronous work. Effects
 /// compose with ``merge(_:)-(Effect<Action>...)`` (run together) and ``concatenate(_:)-(Effect<Action>...)`` (run one
-/// after another), and can be made cancellable by id with ``cancellable(id:cancelInFlight:)``.
+/// after another), and can be made cancellable by id with ``cancellable(id:cancelInFlight:fileID:line:)``.
 ///
 /// ```swift
 /// case .refresh:

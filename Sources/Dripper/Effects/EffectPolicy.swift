@@ -1,6 +1,6 @@
 /// What happens when an effect starts under an id that other effects are already running under.
 ///
-/// Pass one to ``Effect/cancellable(id:policy:)``:
+/// Pass one to ``Effect/cancellable(id:policy:fileID:line:)``:
 ///
 /// | Policy | A new effect, while others with its id run… | Use it for |
 /// | --- | --- | --- |
