@@ -14,6 +14,7 @@ extension StateHandler {
     let pour = Pour<Action> { [self] action, cancelled in
       await self.pour(action, cancelled: cancelled, group: group, from: effect)
     }
+    let executor = self.executor
     let task = spawn(priority: run.priority) { [self] in
       await DependencyValues.$current.withValue(run.dependencies) {
         guard !Task.isCancelled else { return }

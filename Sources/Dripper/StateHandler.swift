@@ -101,17 +101,23 @@ public final actor StateHandler<State: Sendable, Action: Sendable> {
 
   /// Starts the task that drains the mailbox, with the Station's dependencies bound for its whole
   /// life so that the batches it reduces need not bind them.
+  ///
+  /// It runs on the global executor even in a watched Station, whose executor counts it as away
+  /// from now until it has drained: a pour not yet reduced keeps the Station from settling.
   @usableFromInline
   nonisolated func scheduleDrainTask() {
+    // The closure reads nothing of the actor: what it needs is captured here.
     let dependencies = self.dependencies
-    spawn {
-      await DependencyValues.$current.withValue(dependencies) {
-        if self.executor == nil {
-          await self.lingerAndDrain()
-        } else {
-          await self.drainUntilEmpty()
-        }
+    guard let executor else {
+      Task.detached {
+        await DependencyValues.$current.withValue(dependencies) { await self.lingerAndDrain() }
       }
+      return
+    }
+    executor.leave()
+    Task.detached {
+      await DependencyValues.$current.withValue(dependencies) { await self.drainUntilEmpty() }
+      executor.comeBack()
     }
   }
 
@@ -119,7 +125,7 @@ public final actor StateHandler<State: Sendable, Action: Sendable> {
   /// lingering, so that no pour waits while the Station looks settled.
   nonisolated func drainUntilEmpty() async {
     repeat {
-      await onActor { handler in handler.drainMailbox() }
+      await drainEntry(self)
     } while !queue.mailbox.withLock({ $0.endScheduledDrainIfEmpty() })
   }
 

@@ -107,10 +107,21 @@ final class WatchedExecutor: TaskExecutor {
   /// Runs `call`, a call into the Station's actor from one of this executor's tasks, counting it
   /// as away while it lasts.
   func runAway<Result: Sendable>(_ call: () async -> Result) async -> Result {
-    state.withLock { $0.away += 1 }
+    leave()
     let result = await call()
-    for waiter in state.withLock({ $0.end(counting: \.away) }) { waiter.resume() }
+    comeBack()
     return result
+  }
+
+  /// Work of the Station's that runs elsewhere has begun: the effects are not settled until it
+  /// is over (``comeBack()``).
+  func leave() {
+    state.withLock { $0.away += 1 }
+  }
+
+  /// Work counted with ``leave()`` is over.
+  func comeBack() {
+    for waiter in state.withLock({ $0.end(counting: \.away) }) { waiter.resume() }
   }
 
   // MARK: - Tasks asleep on a test clock

@@ -74,8 +74,12 @@ import Testing
     var state = State()
     var after = EffectRegistryAftermath<String>()
     let scope = request(.join, keys: [key(1)])
-    guard case .start(let running) = state.admit(under: key(1), policy: .enqueue, scope: scope, work: "a", &after)
-    else { Issue.record("the first effect should start"); return }
+    guard
+      case .start(let running) = state.admit(under: key(1), policy: .enqueue, scope: scope, work: "a", &after)
+    else {
+      Issue.record("the first effect should start")
+      return
+    }
     #expect(state.admit(under: key(1), policy: .enqueue, scope: scope, work: "b", &after) == .queued)
     #expect(state.admit(under: key(1), policy: .enqueue, scope: scope, work: "c", &after) == .queued)
     state.release(running, &after)
@@ -91,12 +95,14 @@ import Testing
     var after = EffectRegistryAftermath<String>()
     let scope = request(.join, keys: [key(1)])
     guard case .start = state.admit(under: key(1), policy: .dropNew, scope: scope, work: "a", &after) else {
-      Issue.record("the first effect should start"); return
+      Issue.record("the first effect should start")
+      return
     }
     #expect(state.admit(under: key(1), policy: .dropNew, scope: scope, work: "b", &after) == .dropped)
     state.cancel(key(1), &after)
     guard case .start = state.admit(under: key(1), policy: .dropNew, scope: scope, work: "c", &after) else {
-      Issue.record("a cancelled effect frees its key"); return
+      Issue.record("a cancelled effect frees its key")
+      return
     }
   }
 
@@ -119,13 +125,18 @@ import Testing
     let now: @Sendable () -> Duration = { elapsed.withLock { $0 } }
     let hold = request(.waiting, keys: [key(1)])
     let first = state.throttle(
-      under: key(1), interval: .seconds(1), latest: true, windowKeys: [key(1)], hold: hold, work: "1", now: now,
+      under: key(1), interval: .seconds(1), latest: true, windowKeys: [key(1)], hold: hold, work: "1",
+      now: now,
       &after)
     #expect(first == .runNow)
     let second = state.throttle(
-      under: key(1), interval: .seconds(1), latest: true, windowKeys: [key(1)], hold: hold, work: "2", now: now,
+      under: key(1), interval: .seconds(1), latest: true, windowKeys: [key(1)], hold: hold, work: "2",
+      now: now,
       &after)
-    guard case .held(let timer?, let remaining) = second else { Issue.record("held, with a timer"); return }
+    guard case .held(let timer?, let remaining) = second else {
+      Issue.record("held, with a timer")
+      return
+    }
     #expect(remaining == .seconds(1))
     elapsed.withLock { $0 = .seconds(1) }
     state.fireWindow(of: key(1), timer: timer, now: { .zero }, &after)
