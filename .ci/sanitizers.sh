@@ -11,10 +11,11 @@ export TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1"
 export ASAN_OPTIONS="detect_leaks=1 strict_init_order=1 detect_stack_use_after_return=1"
 export LSAN_OPTIONS="suppressions=$PWD/.ci/lsan.supp print_suppressions=0"
 
-# The stress tests run on their own: alongside them, on 2 cores, the sanitizers slow every other
-# test's tasks down by seconds. Both runs share one build.
+# The load tests (stress, scale and many-threads) run on their own: alongside them, on 2 cores, the
+# sanitizers slow every other test's tasks down by seconds. Both runs share one build.
+load="StressTests|ScaleTests|ManyThreadsTests"
 for sanitizer in thread address; do
-    for selection in "--skip StressTests" "--filter StressTests"; do
+    for selection in "--skip $load" "--filter $load"; do
         log=$(mktemp)
         status=0
         # shellcheck disable=SC2086  # the selection is two words

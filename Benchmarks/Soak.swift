@@ -1,13 +1,84 @@
+import Dispatch
 import Dripper
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 // `swift run -c release dripper-bench --soak SECONDS`
 //
 // Runs a composed feature under steady load for SECONDS and reads the resident memory as it goes:
-// once warmed up, it must not grow. Every round pours 40,000 actions from four producers into
-// one long-lived Station (element actions through forEach, rows added and removed so that their
+// once warmed up, it must not grow. Every round pours 40,000 actions from 64 OS threads into one
+// long-lived Station (element actions through forEach, rows added and removed so that their
 // timers are cancelled, effects that pour back, keyed effects restarted in flight) while an
-// observer follows its states, and starts and releases a short-lived Station with 200 effects in
-// flight. Exits 1 if the memory grew by more than `allowedGrowthKiB` after the warm-up.
+// observer follows its states and eight more subscribe and cancel, and starts and releases a
+// short-lived Station with 200 effects in flight and an observer of its own. Exits 1 if the memory
+// grew by more than `allowedGrowthKiB` after the warm-up.
+
+/// The body of an OS thread.
+private final class ThreadBody: Sendable {
+  let run: @Sendable () -> Void
+  init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+}
+
+/// Starts an OS thread (a pthread, not a task) running `body`.
+func startOSThread(_ body: @escaping @Sendable () -> Void) {
+  var handle = pthread_t()
+  let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+  let created = pthread_create(
+    &handle, nil,
+    { context in
+      Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue().run()
+      return nil
+    }, context)
+  precondition(created == 0, "pthread_create failed")
+  pthread_detach(handle)
+}
+
+/// OS threads that live for the whole soak and do one round of work each time they are told:
+/// producers as a multi-threaded service has them, without creating threads round after round
+/// (each new thread gets a malloc arena of its own, which would grow the memory measured).
+final class ProducerThreads: Sendable {
+  private let permits = DispatchSemaphore(value: 0)
+  private let remaining = Atomic<Int>(0)
+  private let finished = Lock<CheckedContinuation<Void, Never>?>(nil)
+  private let stopping = Atomic<Bool>(false)
+  let count: Int
+
+  init(count: Int, round body: @escaping @Sendable (Int) -> Void) {
+    self.count = count
+    for index in 0..<count {
+      startOSThread { [self] in
+        while true {
+          permits.wait()
+          if stopping.load(ordering: .acquiring) { return }
+          body(index)
+          if remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
+            finished.withLock { $0.take() }?.resume()
+          }
+        }
+      }
+    }
+  }
+
+  /// Runs one round on every thread, returning once all have done theirs.
+  func round() async {
+    await withCheckedContinuation { continuation in
+      finished.withLock { $0 = continuation }
+      remaining.store(count, ordering: .releasing)
+      for _ in 0..<count { permits.signal() }
+    }
+  }
+
+  /// Ends the threads.
+  func stop() {
+    stopping.store(true, ordering: .releasing)
+    for _ in 0..<count { permits.signal() }
+  }
+}
 
 /// A row with a timer that restarts, cancelling the one in flight.
 struct SoakRow: Dripper {
@@ -86,11 +157,29 @@ struct SoakFeature: Dripper {
   }
 }
 
+/// Runs the soak in a copy of this process with glibc's malloc arenas capped at two, if they are
+/// not already: glibc gives threads arenas of their own (up to 8 per core), which memory freed by
+/// one thread's work does not return to, so with 64 producer threads the resident size grows for
+/// minutes with the allocator's fragmentation, not with what the Station holds. The cap must be
+/// in the environment when the process starts.
+func cappingMallocArenas() {
+  #if os(Linux)
+    guard getenv("MALLOC_ARENA_MAX") == nil else { return }
+    setenv("MALLOC_ARENA_MAX", "2", 1)
+    let argv: [UnsafeMutablePointer<CChar>?] = CommandLine.arguments.map { strdup($0) } + [nil]
+    execv("/proc/self/exe", argv)
+  // If the exec failed, the soak runs here, arenas uncapped.
+  #endif
+}
+
 /// What the soak allows the memory to grow by after the warm-up: allocator noise, not a leak
 /// (a leak of one small object per action grows it by hundreds of MiB a minute).
 let allowedGrowthKiB = 8 * 1024
 
 func soak(seconds: Int) async -> Bool {
+  if getenv("MALLOC_ARENA_MAX") != nil {
+    print("soak: malloc arenas capped at 2 (MALLOC_ARENA_MAX), so that the figures are the Station's")
+  }
   let clock = ContinuousClock()
   let start = clock.now
   let end = start + .seconds(seconds)
@@ -103,6 +192,24 @@ func soak(seconds: Int) async -> Bool {
   }
   var oldest = 0
   var next = 1_000
+  // The rows that exist this round, for the producers to aim at.
+  let window = Lock((first: 0, count: 1_000))
+  let producers = ProducerThreads(count: 64) { thread in
+    let (first, count) = window.withLock { $0 }
+    if thread == 0 {
+      for index in 0..<10_000 {
+        let id = first + 100 + (index &* 7919) % (count - 200)
+        station.pour(.list(.rows(.element(id: id, action: .increase))))
+        if index.isMultiple(of: 50) { station.pour(.list(.rows(.element(id: id, action: .startTimer)))) }
+      }
+    } else {
+      for index in 0..<477 {
+        station.pour(
+          index.isMultiple(of: 100) ? .ping : .list(.rows(.element(id: first + 500, action: .increase))))
+      }
+    }
+  }
+  defer { producers.stop() }
   var actions = 0
   var rounds = 0
   var warmKiB: Int?
@@ -110,27 +217,20 @@ func soak(seconds: Int) async -> Bool {
   print("soak: \(seconds) s; memory must not grow by more than \(allowedGrowthKiB) KiB after the warm-up")
   print("soak: at start \(residentKiB()) KiB")
   while clock.now < end {
-    // One producer walks the list in order, adding and removing rows as the reducer does.
-    await withTaskGroup(of: Void.self) { group in
-      let (first, count) = (oldest, next - oldest)
-      group.addTask {
-        for index in 0..<10_000 {
-          let id = first + 100 + (index &* 7919) % (count - 200)
-          station.pour(.list(.rows(.element(id: id, action: .increase))))
-          if index.isMultiple(of: 50) { station.pour(.list(.rows(.element(id: id, action: .startTimer)))) }
-          if index.isMultiple(of: 1_000) { await Task.yield() }
-        }
-      }
-      for _ in 0..<3 {
-        group.addTask {
-          for index in 0..<10_000 {
-            station.pour(
-              index.isMultiple(of: 100) ? .ping : .list(.rows(.element(id: first + 500, action: .increase))))
-            if index.isMultiple(of: 1_000) { await Task.yield() }
-          }
+    // 64 OS threads: one walks the list, starting timers that cancel those in flight; the others
+    // pour element actions and pings. Eight observers subscribe meanwhile, and cancel after.
+    window.withLock { $0 = (oldest, next - oldest) }
+    let watchers = (0..<8).map { _ in
+      Task {
+        var seen = 0
+        for await _ in station.observe(\.pongs) {
+          seen &+= 1
+          if seen == 2 { break }
         }
       }
     }
+    await producers.round()
+    for watcher in watchers { watcher.cancel() }
     for _ in 0..<50 {
       station.pour(.list(.addRow))
       station.pour(.list(.removeOldestRow))
@@ -138,13 +238,16 @@ func soak(seconds: Int) async -> Bool {
     oldest += 50
     next += 50
     await station.pour(.ping).finish()
-    // 10,000 element actions and their 200 timers, 30,000 from the others, the rows, the ping.
-    actions += 10_200 + 30_000 + 100 + 1
-    // A Station released with effects in flight: they are cancelled, and nothing of it stays.
+    // 10,000 element actions and their 200 timers, 30,051 from the others, the rows, the ping.
+    actions += 10_200 + 63 * 477 + 100 + 1
+    // A Station released with effects in flight and an observer: they are cancelled, its stream
+    // ends, and nothing of it stays.
     do {
       let shortLived = Station(initialState: BenchCounter.State()) { BenchCounter() }
+      let follower = Task { for await _ in shortLived.observe(\.count) {} }
       for _ in 0..<200 { shortLived.pour(.ping) }
       actions += 200
+      _ = follower
     }
     rounds += 1
     let now = clock.now

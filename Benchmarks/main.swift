@@ -38,6 +38,7 @@ case .success(let parsed): options = parsed
 case .failure(let error): exitWithUsage("\(error)")
 }
 if let seconds = options.soakSeconds {
+  cappingMallocArenas()
   exit(await Task.detached { await soak(seconds: seconds) }.value ? 0 : 1)
 }
 let rows = await Task.detached { await allRows(options) }.value

@@ -223,6 +223,16 @@ public struct Effect<Action: Sendable>: Sendable {
     Self(.cancel(.namespace(component)))
   }
 
+  /// Cancels the effects of the children at `location` (the elements of a list) whose id is not in
+  /// `present`: how a `forEach` whose list was replaced wholesale cancels the effects of the
+  /// elements that went.
+  @usableFromInline
+  static func cancelChildren(at location: ChildNamespace.Location, except present: Set<AnySendableHashable>)
+    -> Self
+  {
+    Self(.cancel(.absentChildren(location, present: present)))
+  }
+
   /// Reports a diagnostic through the Station that runs the reduction.
   @usableFromInline
   static func report(_ diagnostic: Diagnostic) -> Self { Self(.announce(.diagnostic(diagnostic))) }
@@ -296,6 +306,8 @@ enum EffectCancellation: Sendable {
   case id(AnySendableHashable)
   /// Every effect of a child namespace.
   case namespace(AnySendableHashable)
+  /// The effects of the children at a location whose id is not among those present.
+  case absentChildren(ChildNamespace.Location, present: Set<AnySendableHashable>)
 }
 
 /// What an effect tells its Station at once, without a task.

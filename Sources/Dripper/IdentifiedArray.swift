@@ -23,6 +23,9 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element: Sendable>: Senda
   @usableFromInline var _ids: [ID]
   @usableFromInline var _elements: [Element]
   @usableFromInline var _positions: [ID: Int]
+  /// While a `forEach` watches what its parent's reduction removes: the ids removed so far.
+  /// `nil` otherwise, so that an array nobody watches keeps no log.
+  @usableFromInline var _removedWhileTracking: [ID]?
 
   /// Creates an empty array whose elements give their id through `id`.
   public init(id: any KeyPath<Element, ID> & Sendable) {
@@ -40,6 +43,7 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element: Sendable>: Senda
     self._ids = []
     self._elements = []
     self._positions = [:]
+    self._removedWhileTracking = nil
   }
 
   @usableFromInline
@@ -74,24 +78,50 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element: Sendable>: Senda
   @inlinable
   public subscript(id id: ID) -> Element? {
     get { _positions[id].map { _elements[$0] } }
-    _modify {
+    set {
       if let position = _positions[id] {
-        var element: Element? = _elements[position]
-        yield &element
-        if let element {
-          precondition(idOf(element) == id, "IdentifiedArray: an element's id must not change")
-          _elements[position] = element
+        if let newValue {
+          precondition(idOf(newValue) == id, "IdentifiedArray: an element's id must not change")
+          _elements[position] = newValue
         } else {
           remove(at: position)
         }
-      } else {
+      } else if let newValue {
+        precondition(idOf(newValue) == id, "IdentifiedArray: an element's id must not change")
+        append(newValue)
+      }
+    }
+    _modify {
+      guard let position = _positions[id] else {
         var element: Element?
         yield &element
         if let element {
           precondition(idOf(element) == id, "IdentifiedArray: an element's id must not change")
           append(element)
         }
+        return
       }
+      // The element is moved out of the array, not copied: changing it in place then copies
+      // nothing it holds. It is moved to the end and removed from there, and put back the same way.
+      let last = _elements.count - 1
+      _elements.swapAt(position, last)
+      var element: Element? = _elements.removeLast()
+      defer {
+        if let element {
+          precondition(idOf(element) == id, "IdentifiedArray: an element's id must not change")
+          _elements.append(element)
+          _elements.swapAt(position, last)
+        } else {
+          // Removed: the element displaced to `position` goes back to the end, and the rest
+          // closes up.
+          if position < last { _elements.append(_elements.remove(at: position)) }
+          _ids.remove(at: position)
+          _positions[id] = nil
+          _removedWhileTracking?.append(id)
+          reindex(from: position)
+        }
+      }
+      yield &element
     }
   }
 
@@ -132,6 +162,7 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element: Sendable>: Senda
   public mutating func remove(at position: Int) -> Element {
     let id = _ids.remove(at: position)
     _positions[id] = nil
+    _removedWhileTracking?.append(id)
     let element = _elements.remove(at: position)
     reindex(from: position)
     return element
@@ -144,15 +175,25 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element: Sendable>: Senda
     return remove(at: position)
   }
 
-  /// Removes the elements that satisfy `shouldBeRemoved`.
+  /// Removes the elements that satisfy `shouldBeRemoved`, in one pass over the array.
   public mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
-    let kept = try _elements.filter { try !shouldBeRemoved($0) }
+    var kept: [Element] = []
+    var keptIDs: [ID] = []
+    for (id, element) in zip(_ids, _elements) {
+      if try shouldBeRemoved(element) {
+        _removedWhileTracking?.append(id)
+      } else {
+        kept.append(element)
+        keptIDs.append(id)
+      }
+    }
     guard kept.count != _elements.count else { return }
-    self = IdentifiedArray(kept, idOf: idOf)
+    replaceContents(elements: kept, ids: keptIDs)
   }
 
   /// Removes every element.
   public mutating func removeAll() {
+    _removedWhileTracking?.append(contentsOf: _ids)
     _ids.removeAll()
     _elements.removeAll()
     _positions.removeAll()
@@ -171,18 +212,69 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element: Sendable>: Senda
       remaining.append(element)
     }
     remaining.insert(contentsOf: moved, at: insertion)
-    self = IdentifiedArray(remaining, idOf: idOf)
+    replaceContents(elements: remaining, ids: remaining.map(idOf))
   }
 
-  /// Sorts the elements in place.
+  /// Sorts the elements in place; each keeps its id.
   public mutating func sort(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows {
     let sorted = try _elements.sorted(by: areInIncreasingOrder)
-    self = IdentifiedArray(sorted, idOf: idOf)
+    replaceContents(elements: sorted, ids: sorted.map(idOf))
+  }
+
+  /// Exchanges two elements: each keeps its id, which moves with it. `reverse()`, `shuffle()` and
+  /// `partition(by:)` move elements through it.
+  public mutating func swapAt(_ first: Int, _ second: Int) {
+    guard first != second else { return }
+    _elements.swapAt(first, second)
+    _ids.swapAt(first, second)
+    _positions[_ids[first]] = first
+    _positions[_ids[second]] = second
+  }
+
+  /// Puts `elements`, with their `ids`, in place of the contents, keeping what else the array
+  /// holds (its removal log).
+  @usableFromInline
+  mutating func replaceContents(elements: [Element], ids: [ID]) {
+    _elements = elements
+    _ids = ids
+    _positions.removeAll(keepingCapacity: true)
+    for (index, id) in ids.enumerated() { _positions[id] = index }
   }
 
   @usableFromInline
   mutating func reindex(from position: Int) {
     for index in position..<_ids.count { _positions[_ids[index]] = index }
+  }
+
+  // MARK: - Watching removals
+
+  /// Starts logging the ids removed: a `forEach` does it around its parent's reduction, to cancel
+  /// the effects of the elements removed, at a cost that does not grow with the list.
+  @inlinable
+  mutating func beginTrackingRemovals() {
+    _removedWhileTracking = []
+  }
+
+  /// Stops logging, returning the ids removed since ``beginTrackingRemovals()``; `nil` if the
+  /// array was replaced by another meanwhile, which did not log them.
+  @inlinable
+  mutating func endTrackingRemovals() -> [ID]? {
+    defer { _removedWhileTracking = nil }
+    return _removedWhileTracking
+  }
+}
+
+extension IdentifiedArray where Element: Comparable {
+  /// Sorts the elements in increasing order; each keeps its id.
+  public mutating func sort() {
+    sort(by: <)
+  }
+}
+
+extension IdentifiedArray: CustomReflectable {
+  /// The elements, as a collection: what a test's diff shows.
+  public var customMirror: Mirror {
+    Mirror(self, unlabeledChildren: _elements, displayStyle: .collection)
   }
 }
 

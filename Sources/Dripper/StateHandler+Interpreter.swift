@@ -48,8 +48,15 @@ extension StateHandler {
       startSequence(parts, in: context, under: parent, sending: &sends)
     case .cancellable(let admission, let inner):
       admit(inner, under: admission, in: context, parent: parent, sending: &sends)
+    case .cancel(.absentChildren(let location, let present)):
+      let namespace = context.namespace
+      let (_, starts) = effects.update { state, after in
+        state.cancelChildren(of: namespace, at: location, except: present, &after)
+      }
+      startWork(starts, sending: &sends)
     case .cancel(let cancellation):
-      cancel(context.key(for: cancellation), sending: &sends)
+      guard let key = context.key(for: cancellation) else { return }
+      cancel(key, sending: &sends)
     case .namespaced(let component, let inner):
       let namespace = context.namespaceKey(for: component)
       guard !context.skips(namespace) else { return }

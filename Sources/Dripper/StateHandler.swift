@@ -93,8 +93,14 @@ public final actor StateHandler<State: Sendable, Action: Sendable> {
   /// Queues an action poured synchronously, scheduling a drain when the mailbox was idle.
   @inlinable
   nonisolated func enqueue(_ action: Action) -> PourTask {
-    let (sequence, scheduleDrain) = queue.mailbox.withLock { $0.enqueue(action) }
-    queue.poured.store(sequence, ordering: .relaxed)
+    let queue = self.queue
+    let (sequence, scheduleDrain) = queue.mailbox.withLock { mailbox in
+      let enqueued = mailbox.enqueue(action)
+      // Stored under the lock, so that the count never goes back: a producer preempted after
+      // unlocking would otherwise store its count over a later one's.
+      queue.poured.store(enqueued.sequence, ordering: .relaxed)
+      return enqueued
+    }
     if scheduleDrain { scheduleDrainTask() }
     return PourTask(host: self, sequence: sequence)
   }
@@ -132,39 +138,30 @@ public final actor StateHandler<State: Sendable, Action: Sendable> {
   /// The drain task's loop.
   ///
   /// Callers that await their pours drain the mailbox themselves. While the Station stays busy, the
-  /// task lingers, looking at the mailbox every ``lingerInterval``, rather than ending, so that the
-  /// next pours neither spawn a task nor wake a thread each. It watches two counters rather than
-  /// taking the mailbox's lock, and drains actions that nobody took since its last look, unless
-  /// they are arriving in a burst: then it lets a batch pile up first. It ends after a look at an
-  /// idle mailbox.
+  /// task lingers, looking at the mailbox every ``DrainPacing/interval``, rather than ending, so
+  /// that the next pours neither spawn a task nor wake a thread each. ``DrainPacing`` decides, from
+  /// two counters read without the mailbox's lock, when it takes a batch; it ends after a look at
+  /// an idle mailbox.
   nonisolated func lingerAndDrain() async {
-    var seen: (poured: UInt64, taken: UInt64)?
+    var previous: DrainPacing.Look?
     while true {
-      let now = (poured: queue.poured.load(ordering: .relaxed), taken: taken.load(ordering: .relaxed))
-      if now.taken < now.poured {
-        let untouched = seen.map { $0.taken == now.taken } ?? true
-        let arriving = seen.map { now.poured - $0.poured } ?? 0
-        if untouched && (arriving < Self.burst || now.poured - now.taken >= Self.batchThreshold) {
-          // One batch, everything the mailbox holds; then back to lingering, so that a burst
-          // still going on is taken in large batches rather than fought over, pour by pour.
-          await drainEntry(self)
-        }
-      } else if let seen, seen == now, queue.mailbox.withLock({ $0.endScheduledDrainIfEmpty() }) {
-        return
+      let look = DrainPacing.Look(
+        poured: queue.poured.load(ordering: .relaxed), taken: taken.load(ordering: .relaxed))
+      switch DrainPacing.decide(previous: previous, now: look) {
+      case .drain:
+        await drainEntry(self)
+      case .wait:
+        break
+      case .end:
+        // Pours may have come since the look: then the mailbox is not empty, and it drains them.
+        if queue.mailbox.withLock({ $0.endScheduledDrainIfEmpty() }) { return }
+        await drainEntry(self)
       }
-      seen = (queue.poured.load(ordering: .relaxed), taken.load(ordering: .relaxed))
-      try? await Task.sleep(for: Self.lingerInterval)
+      previous = DrainPacing.Look(
+        poured: queue.poured.load(ordering: .relaxed), taken: taken.load(ordering: .relaxed))
+      try? await Task.sleep(for: DrainPacing.interval)
     }
   }
-
-  /// How long the drain task waits between looks at a busy mailbox.
-  @usableFromInline static var lingerInterval: Duration { .microseconds(20) }
-
-  /// How many pours between two looks make a burst, which the drain task lets pile up.
-  @usableFromInline static var burst: UInt64 { 64 }
-
-  /// How many actions of a burst pile up in the mailbox before the drain task takes them.
-  @usableFromInline static var batchThreshold: UInt64 { 1024 }
 
   /// Reduces an action poured by an effect, after the actions already in the mailbox.
   func receive(_ action: Action, group: EffectGroupID) {

@@ -59,23 +59,19 @@ public struct _ForEachDripper<Parent: Dripper, ID: Hashable & Sendable, Element:
   @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     // Two in-place accesses to the list per action, never a copy of it: one to run the element and
-    // note the ids, one after the parent to see whether it removed any. Holding the ids copies
-    // nothing (an element action leaves them alone), and comparing arrays that share storage is
-    // immediate, so the cost does not grow with the list.
-    var idsBefore: [ID] = []
-    let elementEffect = reduceElement(in: &state[keyPath: toElements], for: action, idsBefore: &idsBefore)
+    // start logging removals, one after the parent to read the log. The log holds only the ids
+    // removed, so the cost grows with the elements the parent removes, not with the list.
+    let elementEffect = reduceElement(in: &state[keyPath: toElements], for: action)
     let parentEffect = parent.reduce(into: &state, action: action)
-    var effect = elementEffect.merge(with: parentEffect)
-    let removed = removedIDs(in: &state[keyPath: toElements], since: idsBefore)
-    for id in removed { effect = effect.merge(with: .cancelNamespace(namespace(id))) }
-    return effect
+    let cancellations = cancellingRemoved(in: &state[keyPath: toElements])
+    return elementEffect.merge(with: parentEffect).merge(with: cancellations)
   }
 
   @inlinable
   func reduceElement(
-    in elements: inout IdentifiedArray<ID, Element.State>, for action: Parent.Action, idsBefore: inout [ID]
+    in elements: inout IdentifiedArray<ID, Element.State>, for action: Parent.Action
   ) -> Effect<Parent.Action> {
-    defer { idsBefore = elements.ids }
+    defer { elements.beginTrackingRemovals() }
     guard case .element(let id, let elementAction) = toElementAction.extract(action) else { return .none }
     guard let position = elements.index(id: id) else {
       return .report(
@@ -90,12 +86,23 @@ public struct _ForEachDripper<Parent: Dripper, ID: Hashable & Sendable, Element:
     return effect.map { embed(.element(id: id, action: $0)) }.namespaced(namespace(id))
   }
 
+  /// What cancels the effects of the elements the parent removed: one merge of the removed ones'
+  /// namespaces; or, when the parent replaced the whole list, a cancellation of every element's
+  /// effects whose id is not in the new list, which costs what the Station's live effects do.
   @inlinable
-  func removedIDs(in elements: inout IdentifiedArray<ID, Element.State>, since idsBefore: [ID]) -> [ID] {
-    let idsAfter = elements.ids
-    guard idsBefore != idsAfter else { return [] }
-    let remaining = Set(idsAfter)
-    return idsBefore.filter { !remaining.contains($0) }
+  func cancellingRemoved(in elements: inout IdentifiedArray<ID, Element.State>) -> Effect<Parent.Action> {
+    guard let removed = elements.endTrackingRemovals() else {
+      return .cancelChildren(
+        at: ChildNamespace.Location.keyPath(toElements),
+        except: Set(elements.ids.lazy.map { AnySendableHashable($0) }))
+    }
+    if removed.isEmpty { return .none }
+    // An element removed and added back by the same reduction keeps its effects.
+    var cancellations: [Effect<Parent.Action>] = []
+    for id in removed where !elements.contains(id: id) {
+      cancellations.append(.cancelNamespace(namespace(id)))
+    }
+    return .merge(cancellations)
   }
 
   @usableFromInline

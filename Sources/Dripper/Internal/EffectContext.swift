@@ -27,11 +27,13 @@ struct EffectContext: Sendable {
     EffectKey(namespace: namespace.appending(component), kind: .namespace)
   }
 
-  /// The key a `cancel` effect cancels.
-  func key(for cancellation: EffectCancellation) -> EffectKey {
+  /// The key a `cancel` effect cancels; `nil` for a cancellation of absent children, which names
+  /// no single key.
+  func key(for cancellation: EffectCancellation) -> EffectKey? {
     switch cancellation {
     case .id(let id): key(for: id)
     case .namespace(let component): namespaceKey(for: component)
+    case .absentChildren: nil
     }
   }
 

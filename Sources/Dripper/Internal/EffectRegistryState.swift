@@ -325,6 +325,23 @@ struct EffectRegistryState<Work> {
     for id in entry.carriers { cancelSlot(id, &after) }
   }
 
+  /// Cancels the effects of the children of `parent` at `location` whose id is not in `present`,
+  /// in time proportional to the keys in use, not to any list.
+  mutating func cancelChildren(
+    of parent: EffectNamespace, at location: ChildNamespace.Location,
+    except present: Set<AnySendableHashable>,
+    _ after: inout EffectRegistryAftermath<Work>
+  ) {
+    let absent = keys.keys.filter { key in
+      guard key.kind == .namespace, key.namespace.path.count == parent.path.count + 1,
+        let child = key.namespace.path.last?.base as? ChildNamespace, child.location == location,
+        key.namespace.path.dropLast().elementsEqual(parent.path)
+      else { return false }
+      return child.id.map { !present.contains($0) } ?? false
+    }
+    for key in absent { cancel(key, &after) }
+  }
+
   mutating func cancel(group: EffectGroupID, _ after: inout EffectRegistryAftermath<Work>) {
     cancelledGroups.insert(group)
     guard let entry = groups[group] else { return }

@@ -20,14 +20,18 @@ extension Effect {
   }
 }
 
-/// Delivers a Station's events to its listeners.
+/// Delivers a Station's events to its listeners. Adding and removing a listener cost O(1).
 @usableFromInline
 final class EventPublisher: Sendable {
-  private struct Listeners {
-    var all: [UInt64: @Sendable (any Sendable) -> Void] = [:]
-    var snapshot: [@Sendable (any Sendable) -> Void] = []
-    var finishers: [UInt64: @Sendable () -> Void] = [:]
-    var next: UInt64 = 0
+  private struct Listener: Sendable {
+    let deliver: @Sendable (any Sendable) -> Void
+    let finish: @Sendable () -> Void
+  }
+
+  private struct Listeners: Sendable {
+    var all = MemberList<Listener>()
+    /// The Station is gone: listeners added from now on are finished at once.
+    var isClosed = false
   }
 
   private let listeners = Lock(Listeners())
@@ -37,40 +41,37 @@ final class EventPublisher: Sendable {
 
   /// Tells every listener of `event`; each keeps the events of its type.
   func emit(_ event: any Sendable) {
-    let listeners = listeners.withLock { $0.snapshot }
-    for listener in listeners { listener(event) }
+    let listeners = listeners.withLock { $0.all.members }
+    for listener in listeners { listener.deliver(event) }
   }
 
   /// The events of type `Event` emitted from now on.
   func events<Event: Sendable>(of type: Event.Type) -> AsyncStream<Event> {
     let (events, continuation) = AsyncStream.makeStream(of: Event.self)
-    let number = listeners.withLock { listeners in
-      defer { listeners.next += 1 }
-      listeners.all[listeners.next] = { event in
+    let listener = Listener(
+      deliver: { event in
         if let event = event as? Event { continuation.yield(event) }
-      }
-      listeners.finishers[listeners.next] = { continuation.finish() }
-      listeners.snapshot = Array(listeners.all.values)
-      return listeners.next
+      },
+      finish: { continuation.finish() })
+    let number = listeners.withLock { $0.isClosed ? nil : $0.all.add(listener) }
+    guard let number else {
+      continuation.finish()
+      return events
     }
     continuation.onTermination = { [self] _ in
-      listeners.withLock { listeners in
-        listeners.all[number] = nil
-        listeners.finishers[number] = nil
-        listeners.snapshot = Array(listeners.all.values)
-      }
+      listeners.withLock { _ = $0.all.remove(number) }
     }
     return events
   }
 
   var listenerCount: Int { listeners.withLock { $0.all.count } }
 
-  /// Ends every listener's stream: the Station is gone.
+  /// Ends every listener's stream, and those of listeners added from now on: the Station is gone.
   func finishAll() {
-    let finishers = listeners.withLock { listeners in
-      defer { listeners = Listeners() }
-      return Array(listeners.finishers.values)
+    let all = listeners.withLock { listeners in
+      listeners.isClosed = true
+      return listeners.all.removeAll()
     }
-    for finish in finishers { finish() }
+    for listener in all { listener.finish() }
   }
 }

@@ -28,14 +28,15 @@ final class SliceGroup<Input: Sendable, Value: Sendable>: Sendable {
   @usableFromInline
   struct Members {
     @usableFromInline var last: Value?
-    var continuations: [UInt64: AsyncStream<Value>.Continuation] = [:]
-    /// The continuations as an array, rebuilt when they change, so that publishing copies nothing.
-    @usableFromInline var snapshot: [AsyncStream<Value>.Continuation] = []
-    var dependents: [ObjectIdentifier: @Sendable (Value) -> Void] = [:]
-    @usableFromInline var dependentSnapshot: [@Sendable (Value) -> Void] = []
-    var nextMember: UInt64 = 0
+    /// The watchers' continuations, copied in O(1) to be yielded to outside the lock.
+    @usableFromInline var watchers = MemberList<AsyncStream<Value>.Continuation>()
+    /// Groups derived from this one's value.
+    @usableFromInline var dependents = MemberList<@Sendable (Value) -> Void>()
+    var dependentNumbers: [ObjectIdentifier: UInt64] = [:]
+    /// The Station is gone: every watcher was finished, and a watcher added now is finished at once.
+    var isFinished = false
 
-    var isEmpty: Bool { continuations.isEmpty && dependents.isEmpty }
+    var isEmpty: Bool { watchers.isEmpty && dependents.isEmpty }
 
     @usableFromInline
     init() {}
@@ -63,8 +64,8 @@ final class SliceGroup<Input: Sendable, Value: Sendable>: Sendable {
     let changed = members.withLock { members -> Bool in
       if let last = members.last, let isDuplicate, isDuplicate(last, value) { return false }
       members.last = value
-      continuations = members.snapshot
-      dependents = members.dependentSnapshot
+      continuations = members.watchers.members
+      dependents = members.dependents.members
       return true
     }
     guard changed else { return }
@@ -88,13 +89,15 @@ final class SliceGroup<Input: Sendable, Value: Sendable>: Sendable {
   var last: Value? { members.withLock { $0.last } }
 
   /// Adds a watcher, yielding the current value to it first; returns its number, or `nil` if its
-  /// stream has already ended.
+  /// stream has already ended or the group is finished (the Station is gone), in which case the
+  /// stream is finished.
   func add(_ continuation: AsyncStream<Value>.Continuation, current: Value) -> UInt64? {
-    let number = members.withLock { members in
-      defer { members.nextMember += 1 }
-      members.continuations[members.nextMember] = continuation
-      members.snapshot = Array(members.continuations.values)
-      return members.nextMember
+    let number = members.withLock { members -> UInt64? in
+      members.isFinished ? nil : members.watchers.add(continuation)
+    }
+    guard let number else {
+      continuation.finish()
+      return nil
     }
     if case .terminated = continuation.yield(current) {
       remove(number)
@@ -107,9 +110,7 @@ final class SliceGroup<Input: Sendable, Value: Sendable>: Sendable {
   @discardableResult
   func remove(_ number: UInt64) -> Bool {
     members.withLock { members in
-      if members.continuations.removeValue(forKey: number) != nil {
-        members.snapshot = Array(members.continuations.values)
-      }
+      members.watchers.remove(number)
       return members.isEmpty
     }
   }
@@ -117,30 +118,29 @@ final class SliceGroup<Input: Sendable, Value: Sendable>: Sendable {
   /// Adds a group derived from this one's value.
   func add<Derivation>(dependent: SliceGroup<Value, Derivation>) {
     members.withLock { members in
-      members.dependents[ObjectIdentifier(dependent)] = { [dependent] in dependent.receive($0) }
-      members.dependentSnapshot = Array(members.dependents.values)
+      let number = members.dependents.add { [dependent] in dependent.receive($0) }
+      members.dependentNumbers[ObjectIdentifier(dependent)] = number
     }
   }
 
   func remove(dependent: AnyObject) {
     members.withLock { members in
-      members.dependents[ObjectIdentifier(dependent)] = nil
-      members.dependentSnapshot = Array(members.dependents.values)
+      if let number = members.dependentNumbers.removeValue(forKey: ObjectIdentifier(dependent)) {
+        members.dependents.remove(number)
+      }
     }
   }
 
-  var watcherCount: Int { members.withLock { $0.continuations.count } }
+  var watcherCount: Int { members.withLock { $0.watchers.count } }
 
-  /// Ends every watcher's stream: the Station is gone.
+  /// Ends every watcher's stream, and those added from now on: the Station is gone.
+  @usableFromInline
   func finishAll() {
     let continuations = members.withLock { members in
-      defer {
-        members.continuations.removeAll()
-        members.snapshot.removeAll()
-        members.dependents.removeAll()
-        members.dependentSnapshot.removeAll()
-      }
-      return Array(members.continuations.values)
+      members.isFinished = true
+      _ = members.dependents.removeAll()
+      members.dependentNumbers.removeAll()
+      return members.watchers.removeAll()
     }
     for continuation in continuations { continuation.finish() }
   }
@@ -179,23 +179,33 @@ final class SliceGroup<Input: Sendable, Value: Sendable>: Sendable {
 /// The slice groups of a Station, published to after each reduction.
 ///
 /// With nothing subscribed, a reduction pays one atomic load. Subscribing and publishing happen on
-/// the ``StateHandler``; ending a subscription can happen anywhere.
+/// the ``StateHandler``; ending a subscription can happen anywhere. Adding and removing a group cost
+/// O(1), however many there are.
 @usableFromInline
 final class StatePublishers<State: Sendable>: Sendable {
   @usableFromInline
+  struct Entry: Sendable {
+    @usableFromInline let group: any AnyObject & Sendable
+    @usableFromInline let receive: @Sendable (State) -> Void
+    @usableFromInline let key: SliceKey?
+
+    @inlinable
+    init(group: any AnyObject & Sendable, receive: @escaping @Sendable (State) -> Void, key: SliceKey?) {
+      self.group = group
+      self.receive = receive
+      self.key = key
+    }
+  }
+
+  @usableFromInline
   struct Registry {
-    @usableFromInline var groups: [UInt64: any AnyObject & Sendable] = [:]
-    @usableFromInline var receivers: [UInt64: @Sendable (State) -> Void] = [:]
+    @usableFromInline var entries = MemberList<Entry>()
     @usableFromInline var keyed: [SliceKey: UInt64] = [:]
-    /// The receivers as an array, rebuilt when they change, so that publishing copies nothing.
-    @usableFromInline var snapshot: [@Sendable (State) -> Void] = []
-    @usableFromInline var nextGroup: UInt64 = 0
+    /// The Station is gone: groups made from now on are finished at once.
+    @usableFromInline var isClosed = false
 
     @usableFromInline
     init() {}
-
-    @usableFromInline
-    mutating func rebuild() { snapshot = Array(receivers.values) }
   }
 
   @usableFromInline let registry = Lock(Registry())
@@ -211,57 +221,57 @@ final class StatePublishers<State: Sendable>: Sendable {
   /// Tells every group of a new state.
   @inlinable
   func publish(_ state: State) {
-    let receivers = registry.withLock { $0.snapshot }
-    for receive in receivers { receive(state) }
+    let entries = registry.withLock { $0.entries.members }
+    for entry in entries { entry.receive(state) }
   }
 
-  /// The group of `key`, creating it if needed; a `nil` key always makes a new group.
+  /// The group of `key`, creating it if needed; a `nil` key always makes a new group. Once the
+  /// Station is gone, the group returned is finished: watchers added to it end at once.
   @inlinable
   func group<Value: Sendable>(
     key: SliceKey?, slice: @escaping @Sendable (State) -> Value,
     isDuplicate: (@Sendable (Value, Value) -> Bool)?
   ) -> (number: UInt64, group: SliceGroup<State, Value>) {
-    registry.withLock { registry in
+    let (number, group, isClosed) = registry.withLock { registry in
       if let key, let number = registry.keyed[key],
-        let group = registry.groups[number] as? SliceGroup<State, Value>
+        let group = registry.entries[number]?.group as? SliceGroup<State, Value>
       {
-        return (number, group)
+        return (number, group, false)
       }
       let group = SliceGroup(slice: slice, isDuplicate: isDuplicate)
-      let number = registry.nextGroup
-      registry.nextGroup += 1
-      registry.groups[number] = group
-      registry.receivers[number] = { [group] state in group.receive(state) }
+      guard !registry.isClosed else { return (UInt64.max, group, true) }
+      let number = registry.entries.add(
+        Entry(group: group, receive: { [group] in group.receive($0) }, key: key))
       if let key { registry.keyed[key] = number }
-      registry.rebuild()
-      groupCount.store(registry.groups.count, ordering: .relaxed)
-      return (number, group)
+      groupCount.store(registry.entries.count, ordering: .relaxed)
+      return (number, group, false)
     }
+    if isClosed { group.finishAll() }
+    return (number, group)
   }
 
   /// Removes a group, if it has no watchers left.
   @usableFromInline
   func removeGroupIfEmpty(_ number: UInt64, _ group: AnyObject, isEmpty: () -> Bool) {
     registry.withLock { registry in
-      guard isEmpty(), registry.groups[number] === group else { return }
-      registry.groups[number] = nil
-      registry.receivers[number] = nil
-      registry.keyed = registry.keyed.filter { $0.value != number }
-      registry.rebuild()
-      groupCount.store(registry.groups.count, ordering: .relaxed)
+      guard isEmpty(), registry.entries[number]?.group === group,
+        let entry = registry.entries.remove(number)
+      else { return }
+      if let key = entry.key { registry.keyed[key] = nil }
+      groupCount.store(registry.entries.count, ordering: .relaxed)
     }
   }
 
-  /// Ends every stream of the Station's state: the Station is gone.
+  /// Ends every stream of the Station's state, and those subscribed from now on: the Station is
+  /// gone.
   func finishAll() {
-    let groups = registry.withLock { registry in
-      defer {
-        registry = Registry()
-        groupCount.store(0, ordering: .relaxed)
-      }
-      return Array(registry.groups.values)
+    let entries = registry.withLock { registry in
+      registry.isClosed = true
+      registry.keyed.removeAll()
+      groupCount.store(0, ordering: .relaxed)
+      return registry.entries.removeAll()
     }
-    for group in groups { (group as? any Finishing)?.finishAll() }
+    for entry in entries { (entry.group as? any Finishing)?.finishAll() }
   }
 
   /// The number of groups, for tests.

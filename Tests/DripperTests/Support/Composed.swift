@@ -23,6 +23,8 @@ struct Child: Dripper {
     case increaseAfterWithID(Gate)
     case cancelID
     case sawCancellation
+    /// Increases, throttled to once every ten seconds on `clock`.
+    case throttledIncrease(TestClock)
   }
 
   struct EffectID: Hashable, Sendable {}
@@ -53,6 +55,8 @@ struct Child: Dripper {
         return .cancel(id: EffectID())
       case .sawCancellation:
         return .none
+      case .throttledIncrease(let clock):
+        return .send(.increase).throttle(id: EffectID(), for: .seconds(10), clock: clock, latest: true)
       }
     }
   }

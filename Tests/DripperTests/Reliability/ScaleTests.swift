@@ -1,0 +1,188 @@
+import Synchronization
+import Testing
+
+@testable import Dripper
+
+/// A list of rows with effects, and actions that touch many rows at once.
+struct Rows: Dripper {
+  struct Row: Equatable, Sendable, Identifiable {
+    let id: Int
+    var items: [Int] = []
+  }
+
+  struct State: Equatable, Sendable {
+    var rows: IdentifiedArrayOf<Row> = []
+  }
+
+  enum Action: Sendable {
+    case append(Int)
+    case appendMany(Int)
+    case removeAll
+    case replace(Int)
+    case addItem(row: Int, item: Int)
+    case rows(IdentifiedAction<Int, RowAction>)
+  }
+
+  enum RowAction: Sendable { case tap }
+
+  var body: some DripperOf<Self> {
+    Drip { state, action in
+      switch action {
+      case .append(let id):
+        state.rows.append(Row(id: id))
+      case .appendMany(let count):
+        state.rows.append(contentsOf: (0..<count).map { Row(id: $0) })
+      case .removeAll:
+        state.rows.removeAll()
+      case .replace(let count):
+        state.rows = IdentifiedArray((0..<count).map { Row(id: -1 - $0) })
+      case .addItem(let row, let item):
+        state.rows[id: row]?.items.append(item)
+      case .rows:
+        break
+      }
+      return .none
+    }
+    .forEach(\.rows, action: .rows) {
+      Drip<Row, RowAction> { _, _ in .none }
+    }
+  }
+}
+
+extension CasePath<Rows.Action, IdentifiedAction<Int, Rows.RowAction>> {
+  static var rows: Self { Self(Rows.Action.rows) { if case .rows(let a) = $0 { a } else { nil } } }
+}
+
+/// Effects that wait until cancelled, on a stream each: what piles up in a registry.
+private func waitingEffect() -> Effect<Runner.Action> {
+  .run { _ in
+    let (stream, _) = AsyncStream.makeStream(of: Never.self)
+    for await _ in stream {}
+  }
+}
+
+/// Costs that must grow linearly with what an action touches (issue 14): each of these was
+/// quadratic, and each check fails if a change brings it back.
+@Suite(.serialized) struct ScaleTests {
+  struct ID: Hashable, Sendable {}
+
+  @Test func mergingAndConcatenatingASequenceOfEffects() async {
+    await expectLinear("merge", n: 10_000) { n in
+      _ = Effect<Runner.Action>.merge((0..<n).map { .send(.record("\($0)")) })
+    }
+    await expectLinear("concatenate", n: 10_000) { n in
+      _ = Effect<Runner.Action>.concatenate((0..<n).map { .send(.record("\($0)")) })
+    }
+  }
+
+  @Test func removingManyRowsInOneAction() async {
+    await expectLinear("forEach, remove all", n: 5_000) { n in
+      let station = Station(initialState: Rows.State()) { Rows() }
+      await station.pour(.appendMany(n)).finish()
+      await station.pour(.removeAll).finish()
+    }
+  }
+
+  @Test func replacingAListWholesale() async {
+    await expectLinear("forEach, replace the list", n: 5_000) { n in
+      let station = Station(initialState: Rows.State()) { Rows() }
+      await station.pour(.appendMany(n)).finish()
+      await station.pour(.replace(n)).finish()
+    }
+  }
+
+  @Test func appendingRowsOneActionEach() async {
+    await expectLinear("forEach, one append per action", n: 2_000) { n in
+      let station = Station(initialState: Rows.State()) { Rows() }
+      for id in 0..<n { station.pour(.append(id)) }
+      _ = await station.state
+    }
+  }
+
+  @Test func changingARowThroughItsIDDoesNotCopyIt() async {
+    await expectLinear("rows[id:]?.items.append", n: 5_000) { n in
+      var state = Rows.State()
+      state.rows.append(Rows.Row(id: 0))
+      for item in 0..<n { state.rows[id: 0]?.items.append(item) }
+    }
+  }
+
+  @Test func effectsSharingOneKey() async {
+    await expectLinear("effects under one id, started then cancelled", n: 5_000) { n in
+      let station = Station(initialState: Runner.State()) { Runner() }
+      for _ in 0..<n { station.pour(.run(waitingEffect().cancellable(id: ID()))) }
+      await station.pour(.run(.cancel(id: ID()))).finish()
+      await station.waitForEffectsToEnd()
+    }
+  }
+
+  @Test func effectsQueuedUnderOneKey() async {
+    await expectLinear("enqueue", n: 2_000) { n in
+      let station = Station(initialState: Runner.State()) { Runner() }
+      let first = Gate()
+      // The first effect holds the id while the others queue behind it.
+      station.pour(.run(.run { _ in await first.wait() }.cancellable(id: ID(), policy: .enqueue)))
+      for index in 0..<n {
+        station.pour(.run(.send(.record("\(index)")).cancellable(id: ID(), policy: .enqueue)))
+      }
+      _ = await station.state
+      first.open()
+      await station.waitForEffectsToEnd()
+    }
+  }
+
+  @Test func cancellingPoursOneByOne() async {
+    await expectLinear("PourTask.cancel", n: 2_000) { n in
+      let station = Station(initialState: Runner.State()) { Runner() }
+      let tasks = (0..<n).map { _ in station.pour(.run(waitingEffect())) }
+      _ = await station.state
+      for task in tasks { task.cancel() }
+      await station.waitForEffectsToEnd()
+    }
+  }
+
+  @Test func subscribingAndCancellingObservers() async {
+    await expectLinear("observers of one key path", n: 2_000) { n in
+      let station = Station(initialState: Runner.State()) { Runner() }
+      var iterators = (0..<n).map { _ in station.observe(\.log).makeAsyncIterator() }
+      for index in iterators.indices { _ = await iterators[index].next() }
+      iterators.removeAll()
+      _ = await station.state
+    }
+    await expectLinear("observers of closures", n: 1_000) { n in
+      let station = Station(initialState: Runner.State()) { Runner() }
+      var iterators = (0..<n).map { _ in station.observe { $0.log.count }.makeAsyncIterator() }
+      for index in iterators.indices { _ = await iterators[index].next() }
+      iterators.removeAll()
+      _ = await station.state
+    }
+  }
+
+  @Test func advancingATestClockOverManySleepers() async {
+    await expectLinear("TestClock, wake every sleeper", n: 1_000) { n in
+      let clock = TestClock()
+      let sleepers = (0..<n).map { index in
+        Task { try? await clock.sleep(for: .milliseconds(index + 1)) }
+      }
+      while clock.sleeperCount < n { await Task.yield() }
+      await clock.advance(by: .seconds(3_600))
+      for sleeper in sleepers { await sleeper.value }
+    }
+  }
+
+  @Test func wakingAFewSleepersBesideManyThatAreNotDue() async {
+    await expectIndependentOfSize("TestClock, waking 200 due among n not due", n: 4_000) { n in
+      let clock = TestClock()
+      let waiting = (0..<n).map { _ in Task { try? await clock.sleep(for: .seconds(100)) } }
+      let due = (0..<200).map { _ in Task { try? await clock.sleep(for: .seconds(1)) } }
+      while clock.sleeperCount < n + 200 { await Task.yield() }
+      let start = monotonicNanoseconds()
+      await clock.advance(by: .seconds(1))
+      for task in due { await task.value }
+      let elapsed = monotonicNanoseconds() - start
+      for task in waiting { task.cancel() }
+      for task in waiting { await task.value }
+      return elapsed
+    }
+  }
+}

@@ -1,0 +1,80 @@
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Nanoseconds on a monotonic clock.
+func monotonicNanoseconds() -> UInt64 {
+  var spec = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &spec)
+  return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+}
+
+/// Checks that `work` grows linearly: times it at `n`, `2n` and `4n`, three rounds each, the sizes
+/// interleaved so that a busy moment of the machine falls on all of them, and expects the best
+/// time at `4n` within 6× the best at `n` (4× is linear; a quadratic is 16×). The suite runs beside
+/// the others, on a loaded machine: a check that fails is measured again, up to three times, and
+/// passes if any measure holds. A quadratic fails all three.
+///
+/// Not a measure of speed — the benchmark measures that — but of how cost grows: a change that
+/// brings back a quadratic fails here. `n` is scaled by `DRIPPER_STRESS_SCALE` (the sanitizers run
+/// it smaller).
+func expectLinear(
+  _ label: String, n: Int, sourceLocation: SourceLocation = #_sourceLocation,
+  _ work: (Int) async -> Void
+) async {
+  let n = scaled(n)
+  await expectGrowth(label, sizes: [n, 2 * n, 4 * n], bound: 6, "not linear from n to 4n", sourceLocation) {
+    size in
+    let start = monotonicNanoseconds()
+    await work(size)
+    return monotonicNanoseconds() - start
+  }
+}
+
+/// Checks that the part of `work` it times itself does not grow with `n`: `work` returns the
+/// nanoseconds that part took at a size; the best at `4n` must be within 3× the best at `n`
+/// (flat is 1×; a cost linear in `n` is 4×).
+func expectIndependentOfSize(
+  _ label: String, n: Int, sourceLocation: SourceLocation = #_sourceLocation,
+  _ work: (Int) async -> UInt64
+) async {
+  let n = scaled(n)
+  await expectGrowth(label, sizes: [n, 4 * n], bound: 3, "grows with n", sourceLocation, work)
+}
+
+/// The measure both checks share: the best of three rounds at each size, the sizes interleaved,
+/// and the ratio of the last size's best to the first's within `bound`, in one of three attempts.
+private func expectGrowth(
+  _ label: String, sizes: [Int], bound: Double, _ failure: String, _ sourceLocation: SourceLocation,
+  _ nanoseconds: (Int) async -> UInt64
+) async {
+  var attempts: [String] = []
+  for _ in 0..<3 {
+    var best = [UInt64](repeating: .max, count: sizes.count)
+    for _ in 0..<3 {
+      for (index, size) in sizes.enumerated() { best[index] = min(best[index], await nanoseconds(size)) }
+    }
+    let ratio = Double(best[best.count - 1]) / Double(max(best[0], 1))
+    let figures = "\(best.map { tenths(Double($0) / 1e6) }.joined(separator: "/")) ms (\(tenths(ratio))x)"
+    if scaleReport { print("scale: \(label): n = \(sizes): \(figures)") }
+    if ratio <= bound { return }
+    attempts.append(figures)
+  }
+  Issue.record(
+    "\(label): at \(sizes) it took \(attempts.joined(separator: ", then ")): \(failure)",
+    sourceLocation: sourceLocation)
+}
+
+/// With `DRIPPER_SCALE_REPORT=1` the checks print each measure, so that a change's figures can be
+/// quoted: `DRIPPER_SCALE_REPORT=1 swift test --filter ScaleTests`.
+private let scaleReport = getenv("DRIPPER_SCALE_REPORT").map { String(cString: $0) } == "1"
+
+/// `value` with one decimal.
+private func tenths(_ value: Double) -> String {
+  let tenths = Int((value * 10).rounded())
+  return "\(tenths / 10).\(tenths % 10)"
+}
