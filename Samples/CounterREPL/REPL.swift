@@ -52,7 +52,7 @@ struct REPL {
         let task = station.pour(command.action!)
         if command == .random || command == .fact { pending.append(task) }
         // The reduction, and the line it writes, happen before the next command is read.
-        _ = await station.state
+        await station.reducePending()
       }
       console.showPrompt()
     }

@@ -47,7 +47,7 @@ struct Session {
       case .success(nil): break
       }
       // The reduction, and the list it writes, happen before the next command is read.
-      _ = await station.state
+      await station.reducePending()
       console.showPrompt()
     }
     if console.isInteractive { console.line("") }

@@ -46,10 +46,27 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element: Sendable>: Senda
     self._removedWhileTracking = nil
   }
 
+  /// Creates an array of `elements`, whose ids must all differ: two that share an id stop the
+  /// program, as TCA's `IdentifiedArray(uniqueElements:)` does. Use ``init(_:id:)`` to keep the
+  /// first of elements that share an id instead.
+  public init(uniqueElements elements: some Sequence<Element>, id: any KeyPath<Element, ID> & Sendable) {
+    self.init(uniqueElements: elements, idOf: { $0[keyPath: id] })
+  }
+
   @usableFromInline
   init(_ elements: some Sequence<Element>, idOf: @escaping @Sendable (Element) -> ID) {
     self.init(idOf: idOf)
     for element in elements { append(element) }
+  }
+
+  @usableFromInline
+  init(uniqueElements elements: some Sequence<Element>, idOf: @escaping @Sendable (Element) -> ID) {
+    self.init(idOf: idOf)
+    for element in elements {
+      let id = idOf(element)
+      precondition(_positions[id] == nil, "IdentifiedArray(uniqueElements:): two elements have the id \(id)")
+      append(element)
+    }
   }
 
   /// The ids, in order.
@@ -313,6 +330,18 @@ extension IdentifiedArray where Element: Identifiable, Element.ID == ID {
   public init(_ elements: some Sequence<Element>) {
     self.init(elements, idOf: { $0.id })
   }
+
+  /// Creates an array of `elements`, whose ids must all differ: two that share an id stop the
+  /// program, as TCA's does. For ids that come from outside (a file, a server), use ``init(_:)``,
+  /// which keeps the first, and report the duplicates.
+  ///
+  /// ```swift
+  /// let todos = IdentifiedArray(uniqueElements: [Todo(id: 1), Todo(id: 2)])
+  /// ```
+  @inlinable
+  public init(uniqueElements elements: some Sequence<Element>) {
+    self.init(uniqueElements: elements, idOf: { $0.id })
+  }
 }
 
 extension IdentifiedArray: ExpressibleByArrayLiteral where Element: Identifiable, Element.ID == ID {
@@ -370,6 +399,32 @@ where Element.ID: Sendable
 public enum IdentifiedAction<ID: Hashable & Sendable, Action: Sendable>: Sendable {
   /// An action for the element with `id`.
   case element(id: ID, action: Action)
+}
+
+/// The action of a list of `Element` features: `IdentifiedActionOf<Row>` is
+/// `IdentifiedAction<Row.State.ID, Row.Action>`.
+public typealias IdentifiedActionOf<Element: Dripper> = IdentifiedAction<Element.State.ID, Element.Action>
+where Element.State: Identifiable, Element.State.ID: Sendable
+
+extension CasePath {
+  /// The case path to the action of the element with `id`, through a case path to a list's
+  /// actions: for `TestStation` receives and for scoping to one row.
+  ///
+  /// ```swift
+  /// await station.receive(CasePath.rows[id: 2].appending(.favoriteResponse), true)
+  /// ```
+  public subscript<ID: Hashable & Sendable, ElementAction: Sendable>(id id: ID) -> CasePath<
+    Root, ElementAction
+  >
+  where Value == IdentifiedAction<ID, ElementAction> {
+    let (embed, extract) = (self.embed, self.extract)
+    return CasePath<Root, ElementAction>(
+      { embed(.element(id: id, action: $0)) },
+      extract: { root in
+        guard case .element(let elementID, let action)? = extract(root), elementID == id else { return nil }
+        return action
+      })
+  }
 }
 
 extension IdentifiedAction: Equatable where Action: Equatable {}

@@ -163,6 +163,14 @@ extension StateHandler {
     startWork(detached: starts)
   }
 
+  /// Cancels the effects under `id` in the Station's own namespace, as a reduction returning
+  /// `.cancel(id:)` would.
+  nonisolated func cancelEffects(id: AnySendableHashable) {
+    let key = EffectKey(namespace: .root, kind: .id(id))
+    let (_, starts) = effects.update { state, after in state.cancel(key, &after) }
+    startWork(detached: starts)
+  }
+
   /// Cancels every effect running or waiting now; new ones may start.
   nonisolated func cancelAllEffects() {
     let (_, starts) = effects.update { state, after in state.cancelAll(&after) }

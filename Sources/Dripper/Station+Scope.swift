@@ -37,6 +37,8 @@ extension Station {
         ScopedCore(
           pour: { self.pour(toChildAction.embed($0)) },
           state: { await self[dynamicMember: toChildState] },
+          reducePending: { await self.reducePending() },
+          cancel: { self.cancelEffects(id: $0) },
           source: ProjectedSource(
             parent: source, station: self, key: SliceKey(toChildState), project: { $0[keyPath: toChildState] }
           ),
@@ -50,16 +52,23 @@ extension Station {
 final class ScopedCore<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline let pour: @Sendable (Action) -> PourTask
   @usableFromInline let state: @Sendable () async -> State
+  let reducePending: @Sendable () async -> Void
+  /// Cancels effects by id in the root Station.
+  let cancel: @Sendable (AnySendableHashable) -> Void
   @usableFromInline let source: any StateSource<State>
   /// Whether two child states are the same, when they are `Equatable`.
   @usableFromInline let isDuplicate: (@Sendable (State, State) -> Bool)?
 
   init(
     pour: @escaping @Sendable (Action) -> PourTask, state: @escaping @Sendable () async -> State,
+    reducePending: @escaping @Sendable () async -> Void,
+    cancel: @escaping @Sendable (AnySendableHashable) -> Void,
     source: any StateSource<State>, isDuplicate: (@Sendable (State, State) -> Bool)?
   ) {
     self.pour = pour
     self.state = state
+    self.reducePending = reducePending
+    self.cancel = cancel
     self.source = source
     self.isDuplicate = isDuplicate
   }

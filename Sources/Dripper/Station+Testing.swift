@@ -1,10 +1,5 @@
 /// What the test harness (`DripperTesting`, in this package) needs of a Station, and nothing more.
 extension Station {
-  /// Returns once every action poured before the call has been reduced.
-  package func reducePending() async {
-    _ = await state
-  }
-
   /// Whether no effect can do anything until something outside it happens: every one has
   /// ended, or waits (on a test clock, a stream, an answer) with nothing to run. Exact in a
   /// Station watched by a test (see ``WatchedExecutor``); elsewhere, whether no effect is left.
@@ -76,7 +71,22 @@ extension Station {
   }
 }
 
+extension Station {
+  /// Lets the clock of `dependencies`, when it watches effects (a test clock), watch this
+  /// Station's: for dependencies changed after the Station started.
+  package func watchClock(of dependencies: DependencyValues) {
+    guard let handler = rootHandler, let executor = handler.executor else { return }
+    (dependencies.clock as? any EffectWatcher)?.watch(executor)
+  }
+}
+
 extension DependencyValues {
+  /// Where diagnostics raised while these dependencies are in force go.
+  package var diagnosticReporter: (@Sendable (Diagnostic) -> Void)? {
+    get { reporter }
+    set { reporter = newValue }
+  }
+
   /// Test dependencies with fresh caches, whose diagnostics go to `reporter`.
   package static func test(reporting reporter: @escaping @Sendable (Diagnostic) -> Void) -> DependencyValues {
     var values = DependencyValues(context: .test)

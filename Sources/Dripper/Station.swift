@@ -124,5 +124,45 @@ public final class Station<State: Sendable, Action: Sendable>: Sendable {
   }
 }
 
+extension Station {
+  /// Returns once every action poured before the call has been reduced: a barrier for code that
+  /// pours without awaiting and then needs the pours to have landed.
+  ///
+  /// ```swift
+  /// for line in lines { station.pour(.append(line)) }
+  /// await station.reducePending()      // every line is in the state now
+  /// ```
+  ///
+  /// It does not wait for effects: await a pour's ``PourTask/finish()`` for that.
+  public func reducePending() async {
+    switch core {
+    case .root(let handler): _ = await handler.state
+    case .scoped(let scoped): await scoped.reducePending()
+    }
+  }
+
+  /// Cancels the Station's effects marked with `id`, from outside a reduction: what a reduction
+  /// returning `.cancel(id: id)` does, and TCA's `Task.cancel(id:)`.
+  ///
+  /// ```swift
+  /// station.pour(.startTimer)          // returns .run { … }.cancellable(id: TimerID())
+  /// station.cancelEffects(id: TimerID())
+  /// ```
+  ///
+  /// It reaches every effect under the id, wherever it waits: running, asleep in a `debounce`,
+  /// queued behind another, or held in a throttle window. Ids are those of the Station's root
+  /// dripper: a scoped Station cancels in its root Station (a `Scope` shares its parent's ids),
+  /// and a `forEach` or `ifLet` child's ids, kept apart in its own namespace, are cancelled by
+  /// the parent's reduction. It reaches the effects of the actions reduced so far: an action
+  /// poured but not yet reduced starts its effects after it, so await ``reducePending()`` first
+  /// to include it.
+  public func cancelEffects(id: some Hashable & Sendable) {
+    switch core {
+    case .root(let handler): handler.cancelEffects(id: AnySendableHashable(id))
+    case .scoped(let scoped): scoped.cancel(AnySendableHashable(id))
+    }
+  }
+}
+
 /// A Station running the dripper `D`.
 public typealias StationOf<D: Dripper> = Station<D.State, D.Action>

@@ -70,6 +70,8 @@ struct RecordingDripper<Base: Dripper>: Dripper {
 
   let base: Base
   let log: ReductionLog<Base.State, Base.Action>
+  /// The dependencies in force, which the test may change between steps.
+  let dependencies: DependencyBox
 
   func reduce(
     into state: inout Base.State, action: TestAction<Base.Action>
@@ -79,7 +81,12 @@ struct RecordingDripper<Base: Dripper>: Dripper {
       case .poured(let action): (action, false)
       case .received(let action): (action, true)
       }
-    let effect = base.reduce(into: &state, action: action)
+    let values = dependencies.current
+    let effect = withDependencies {
+      $0 = values
+    } operation: {
+      base.reduce(into: &state, action: action)
+    }
     log.append(Reduction(action: action, wasReceived: wasReceived, state: state))
     return effect.map { .received($0) }
   }

@@ -104,7 +104,7 @@ struct Parallel: Dripper {
       $0.clock = clock
     }
     station.pour(.startGroup)
-    _ = await station.state
+    await station.reducePending()
     let advanced = Task {
       for _ in 0..<10 { await clock.advance(by: .seconds(1)) }
       return !Task.isCancelled  // Cancelled: the advances held time up for a minute.

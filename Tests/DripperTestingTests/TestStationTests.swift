@@ -118,9 +118,9 @@ func mentions(_ text: String) -> @Sendable (Issue) -> Bool {
     await station.pour(.startTimer)  // skips it
     await clock.advance(by: .seconds(3))
     await station.receive(.tick) { $0.count = 12 }  // the first of three ticks
-    station.skipReceivedActions()
+    await station.skipReceivedActions()
     #expect(station.state.count == 32)
-    station.skipInFlightEffects()
+    await station.skipInFlightEffects()
     await station.finish()
   }
 
@@ -204,9 +204,19 @@ func mentions(_ text: String) -> @Sendable (Issue) -> Bool {
     await withKnownIssue {
       await station.receive(.decrease)
     } matching: { issue in
-      issue.comments.map(\.rawValue) == ["Expected to receive .decrease, but received .increase."]
+      issue.comments.map(\.rawValue) == [
+        """
+        Expected to receive .decrease, but received .increase.
+        Received, not asserted:
+          .increase
+          .increase
+        The closest (- expected, + received):
+        - .decrease
+        + .increase
+        """
+      ]
     }
-    station.skipReceivedActions()
+    await station.skipReceivedActions()
     await station.finish()
   }
 

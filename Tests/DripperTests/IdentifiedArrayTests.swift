@@ -118,6 +118,18 @@ import Testing
     }
   }
 
+  @Test func uniqueElementsAreTakenAsTheyAre() {
+    let array = IdentifiedArray(uniqueElements: (0..<3).map { Item(id: $0, rank: $0) })
+    #expect(array.ids == [0, 1, 2])
+  }
+
+  /// As TCA's: duplicates given as unique are a programmer error, not data to drop silently.
+  @Test func uniqueElementsWithADuplicateIDStopTheProgram() async {
+    await #expect(processExitsWith: .failure) {
+      _ = IdentifiedArray(uniqueElements: [Item(id: 1, rank: 0), Item(id: 1, rank: 1)])
+    }
+  }
+
   @Test func changingAnElementThroughItsIDKeepsTheOthersInPlace() {
     var array = items([3, 1, 2])
     array[id: 0]?.rank = 10

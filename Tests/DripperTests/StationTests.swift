@@ -130,6 +130,37 @@ import Testing
     #expect(sawCancellation.isOpen)
   }
 
+  @Test func cancellingEffectsByIDFromOutsideAReduction() async {
+    let station = Station(initialState: Runner.State()) { Runner() }
+    let started = Gate()
+    let running = Effect<Runner.Action>.run { _ in
+      started.open()
+      try await Task.sleep(for: .seconds(3_600))
+    }.cancellable(id: "work")
+    let debounced = Effect<Runner.Action>.send(.record("debounced")).debounce(
+      id: "work", for: .seconds(1), clock: TestClock())
+    let waiting = station.pour(.run(debounced))
+    let first = station.pour(.run(running))
+    await started.wait()
+    await station.reducePending()
+    station.cancelEffects(id: "work")
+    #expect(await withTimeout { await first.finish() } != nil)
+    #expect(await withTimeout { await waiting.finish() } != nil)
+    #expect(await station.log.isEmpty)
+    // A scoped Station cancels in its root.
+    let third = station.pour(.run(running))
+    await station.reducePending()
+    station.scope(state: \.self, action: CasePath({ $0 }, extract: { $0 })).cancelEffects(id: "work")
+    #expect(await withTimeout { await third.finish() } != nil)
+  }
+
+  @Test func reducePendingWaitsForEveryEarlierPour() async {
+    let station = Station(initialState: Log.State()) { Log() }
+    for index in 0..<1_000 { station.pour(.record("\(index)")) }
+    await station.reducePending()
+    #expect(await station.entries.count == 1_000)
+  }
+
   @Test func cancellingBeforeTheReductionKeepsTheEffectsFromStarting() async {
     let station = Station(initialState: Runner.State()) { Runner() }
     let ran = Recorder<String>()

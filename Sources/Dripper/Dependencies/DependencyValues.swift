@@ -17,6 +17,11 @@ public struct DependencyValues: Sendable {
     self.init(context: .live)
   }
 
+  /// Dependencies holding `storage`.
+  init(storage: Storage) {
+    self.storage = storage
+  }
+
   /// Dependencies resolving to the values of `context`, with fresh caches.
   init(context: DependencyContext) {
     storage = Storage(context: context, reporter: nil)
@@ -106,7 +111,7 @@ extension DependencyValues {
       if !overrides.isEmpty, let box = overrides[ObjectIdentifier(key)] {
         return unsafeDowncast(box as AnyObject, to: ValueBox<Key.Value>.self).value
       }
-      return defaults.value(for: key, context: context)
+      return defaults.value(for: key, in: self)
     }
 
     @usableFromInline
@@ -129,18 +134,26 @@ extension DependencyValues {
     init() {}
 
     @inlinable
-    func value<Key: DependencyKey>(for key: Key.Type, context: DependencyContext) -> Key.Value {
+    func value<Key: DependencyKey>(for key: Key.Type, in storage: Storage) -> Key.Value {
       if let box = values.withLock({ $0[ObjectIdentifier(key)] }) {
         return unsafeDowncast(box as AnyObject, to: ValueBox<Key.Value>.self).value
       }
-      return resolve(key, context: context)
+      return resolve(key, in: storage)
     }
 
     /// Resolves a default outside the lock (it may read other dependencies or report a
     /// diagnostic), keeping the first one resolved if another thread raced.
+    ///
+    /// The values being read are in force while the default resolves: a default that reads other
+    /// dependencies reads these, and a diagnostic it raises (an unimplemented test value) goes to
+    /// their reporter — to the test that set them up, even when the read happens while it sets
+    /// them up, in a `withDependencies` closure, where no Station is current yet.
     @usableFromInline
-    func resolve<Key: DependencyKey>(_ key: Key.Type, context: DependencyContext) -> Key.Value {
-      let value = context == .live ? Key.liveValue : Key.testValue
+    func resolve<Key: DependencyKey>(_ key: Key.Type, in storage: Storage) -> Key.Value {
+      let value =
+        storage.context == .live
+        ? Key.liveValue
+        : DependencyValues.$current.withValue(DependencyValues(storage: storage)) { Key.testValue }
       let box = values.withLock { values in
         if let raced = values[ObjectIdentifier(key)] { return raced }
         values[ObjectIdentifier(key)] = ValueBox(value)

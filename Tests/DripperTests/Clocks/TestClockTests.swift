@@ -129,7 +129,7 @@ import Testing
             await pour(.record("tick"))
           }
         }))
-    _ = await station.state
+    await station.reducePending()
     return station
   }
 

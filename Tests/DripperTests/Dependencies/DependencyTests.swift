@@ -99,7 +99,7 @@ struct IDReader: Dripper {
     let gate = Gate()
     let station = Station(initialState: IDReader.State()) { Parent() }
     let task = station.pour(.readLater(gate))
-    _ = await station.state
+    await station.reducePending()
     // The reduction is over; the effect still runs with the subtree's dependencies.
     gate.open()
     await task.finish()

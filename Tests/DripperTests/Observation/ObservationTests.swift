@@ -53,7 +53,7 @@ struct Board: Dripper {
     var states = station.states.makeAsyncIterator()
     #expect(await states.next()?.count == 0)
     for _ in 0..<100 { station.pour(.increase) }
-    _ = await station.state
+    await station.reducePending()
     #expect(await states.next()?.count == 100)
     station.pour(.increase)
     #expect(await states.next()?.count == 101)
@@ -90,7 +90,7 @@ struct Board: Dripper {
       #expect(publishers.count == 1)
     }
     station.pour(.increase)
-    _ = await station.state
+    await station.reducePending()
     #expect(publishers.count == 0)
   }
 
@@ -183,7 +183,7 @@ struct Board: Dripper {
   @Test func eventsReachListenersInOrderAndAreNotReplayed() async {
     let station = Station(initialState: Board.State()) { Board() }
     station.pour(.toast("before anyone listened"))
-    _ = await station.state
+    await station.reducePending()
     var toasts = station.events(of: Board.Toast.self).makeAsyncIterator()
     station.pour(.toast("saved"))
     station.pour(.toast("deleted"))

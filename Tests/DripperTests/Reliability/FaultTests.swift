@@ -97,7 +97,7 @@ import Testing
     weak let handler = station!.rootHandler
     do {
       let task = station!.pour(.run(.merge(effects)))
-      _ = await station!.state
+      await station!.reducePending()
       station = nil
       #expect(await bounded { await task.finish() } != nil)
     }
@@ -184,7 +184,7 @@ import Testing
       _ = await iterator.next()
     }
     station.pour(.record("x"))
-    _ = await station.state
+    await station.reducePending()
     #expect(station.rootHandler!.publishers.count == 0)
   }
 }

@@ -95,7 +95,7 @@ private func waitingEffect() -> Effect<Runner.Action> {
     await expectLinear("forEach, one append per action", n: 2_000) { n in
       let station = Station(initialState: Rows.State()) { Rows() }
       for id in 0..<n { station.pour(.append(id)) }
-      _ = await station.state
+      await station.reducePending()
     }
   }
 
@@ -125,7 +125,7 @@ private func waitingEffect() -> Effect<Runner.Action> {
       for index in 0..<n {
         station.pour(.run(.send(.record("\(index)")).cancellable(id: ID(), policy: .enqueue)))
       }
-      _ = await station.state
+      await station.reducePending()
       first.open()
       await station.waitForEffectsToEnd()
     }
@@ -135,7 +135,7 @@ private func waitingEffect() -> Effect<Runner.Action> {
     await expectLinear("PourTask.cancel", n: 2_000) { n in
       let station = Station(initialState: Runner.State()) { Runner() }
       let tasks = (0..<n).map { _ in station.pour(.run(waitingEffect())) }
-      _ = await station.state
+      await station.reducePending()
       for task in tasks { task.cancel() }
       await station.waitForEffectsToEnd()
     }
@@ -147,14 +147,14 @@ private func waitingEffect() -> Effect<Runner.Action> {
       var iterators = (0..<n).map { _ in station.observe(\.log).makeAsyncIterator() }
       for index in iterators.indices { _ = await iterators[index].next() }
       iterators.removeAll()
-      _ = await station.state
+      await station.reducePending()
     }
     await expectLinear("observers of closures", n: 1_000) { n in
       let station = Station(initialState: Runner.State()) { Runner() }
       var iterators = (0..<n).map { _ in station.observe { $0.log.count }.makeAsyncIterator() }
       for index in iterators.indices { _ = await iterators[index].next() }
       iterators.removeAll()
-      _ = await station.state
+      await station.reducePending()
     }
   }
 

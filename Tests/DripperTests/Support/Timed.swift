@@ -27,7 +27,7 @@ struct TimedRunner {
   @discardableResult
   func pour(_ action: Runner.Action) async -> PourTask {
     let task = station.pour(action)
-    _ = await station.state
+    await station.reducePending()
     return task
   }
 
