@@ -15,7 +15,8 @@ extension Dripper {
   /// ```
   ///
   /// For child actions, the child runs first, so that the parent sees its result. When the child's
-  /// state becomes `nil`, its effects still running are cancelled. An action that arrives while the
+  /// state becomes `nil` (or, for an `Identifiable` child, is replaced by one of another `id`), its
+  /// effects still running are cancelled. An action that arrives while the
   /// state is `nil` is ignored and reported as a ``Diagnostic``. The child's cancellation ids are its
   /// own: they never clash with the parent's.
   @inlinable
@@ -24,11 +25,34 @@ extension Dripper {
     action toChildAction: CasePath<Action, ChildAction>,
     @DripperBuilder<ChildState, ChildAction> then child: () -> Child
   ) -> _IfLetDripper<Self, Child> where ChildState == Child.State, ChildAction == Child.Action {
-    _IfLetDripper(parent: self, toChildState: toChildState, toChildAction: toChildAction, child: child())
+    _IfLetDripper(
+      parent: self, toChildState: toChildState, toChildAction: toChildAction, child: child(), childID: nil)
+  }
+
+  /// Runs a child feature on optional, identifiable state, while it is not `nil`; a child replaced
+  /// by one with another `id` is a new child.
+  ///
+  /// As ``Dripper/ifLet(_:action:then:)-1sz``, and the child's identity counts: when the parent replaces the
+  /// child with one of another `id` (a different todo opened in the editor), the old child's
+  /// effects are cancelled as if it had been dismissed, and what they would still pour is dropped,
+  /// so an old response never reaches the new child. Each child's effects run in a namespace of
+  /// their own, keyed by its id.
+  @inlinable
+  public func ifLet<ChildState, ChildAction, Child: Dripper>(
+    _ toChildState: any WritableKeyPath<State, ChildState?> & Sendable,
+    action toChildAction: CasePath<Action, ChildAction>,
+    @DripperBuilder<ChildState, ChildAction> then child: () -> Child
+  ) -> _IfLetDripper<Self, Child>
+  where
+    ChildState == Child.State, ChildAction == Child.Action, ChildState: Identifiable, ChildState.ID: Sendable
+  {
+    _IfLetDripper(
+      parent: self, toChildState: toChildState, toChildAction: toChildAction, child: child(),
+      childID: { AnySendableHashable($0.id) })
   }
 }
 
-/// A parent dripper with a child on optional state: see ``Dripper/ifLet(_:action:then:)``.
+/// A parent dripper with a child on optional state: see ``Dripper/ifLet(_:action:then:)-1sz``.
 public struct _IfLetDripper<Parent: Dripper, Child: Dripper>: Dripper {
   /// A leaf: it implements `reduce`.
   public typealias Body = Never
@@ -37,41 +61,48 @@ public struct _IfLetDripper<Parent: Dripper, Child: Dripper>: Dripper {
   @usableFromInline let toChildState: any WritableKeyPath<Parent.State, Child.State?> & Sendable
   @usableFromInline let toChildAction: CasePath<Parent.Action, Child.Action>
   @usableFromInline let child: Child
+  /// The child's id, for identifiable children: a child of another id is another child.
+  @usableFromInline let childID: (@Sendable (Child.State) -> AnySendableHashable)?
 
   @inlinable
   init(
     parent: Parent, toChildState: any WritableKeyPath<Parent.State, Child.State?> & Sendable,
-    toChildAction: CasePath<Parent.Action, Child.Action>, child: Child
+    toChildAction: CasePath<Parent.Action, Child.Action>, child: Child,
+    childID: (@Sendable (Child.State) -> AnySendableHashable)?
   ) {
     self.parent = parent
     self.toChildState = toChildState
     self.toChildAction = toChildAction
     self.child = child
+    self.childID = childID
   }
 
   /// Runs the child for a child action, then the parent; cancels the child's effects if its state
-  /// became `nil`.
+  /// became `nil`, or another child (of another id) took its place.
   @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     let toChildState = toChildState
+    let runChild: (inout Parent.State, Child.Action) -> Effect<Child.Action>? = { state, childAction in
+      guard state[keyPath: toChildState] != nil else { return nil }
+      return child.reduce(into: &state[keyPath: toChildState]!, action: childAction)
+    }
+    let missing = {
+      Diagnostic(
+        .missingChild,
+        "ignored \(action): its child state \(toChildState as AnyKeyPath) is nil (an effect may "
+          + "have outlived the child, or the action was poured after it was dismissed)")
+    }
+    guard let childID else {
+      return parent.reduce(
+        into: &state, action: action, withChild: toChildAction,
+        identity: { $0[keyPath: toChildState] != nil ? true : nil }, runChild: runChild, missing: missing,
+        namespace: { _ in AnySendableHashable(ChildNamespace(toChildState)) })
+    }
     return parent.reduce(
       into: &state, action: action, withChild: toChildAction,
-      isPresent: { $0[keyPath: toChildState] != nil },
-      runChild: { state, childAction in
-        guard state[keyPath: toChildState] != nil else { return nil }
-        return child.reduce(into: &state[keyPath: toChildState]!, action: childAction)
-      },
-      missing: {
-        Diagnostic(
-          .missingChild,
-          "ignored \(action): its child state \(toChildState as AnyKeyPath) is nil (an effect may "
-            + "have outlived the child, or the action was poured after it was dismissed)")
-      },
-      namespace: { namespace })
+      identity: { $0[keyPath: toChildState].map(childID) }, runChild: runChild, missing: missing,
+      namespace: { AnySendableHashable(ChildNamespace(toChildState, id: $0)) })
   }
-
-  @usableFromInline
-  var namespace: AnySendableHashable { AnySendableHashable(ChildNamespace(toChildState)) }
 }
 
 extension Dripper {
@@ -93,11 +124,31 @@ extension Dripper {
     action toChildAction: CasePath<Action, ChildAction>,
     @DripperBuilder<ChildState, ChildAction> then child: () -> Child
   ) -> _IfCaseLetDripper<Self, Child> where ChildState == Child.State, ChildAction == Child.Action {
-    _IfCaseLetDripper(parent: self, toChildState: toChildState, toChildAction: toChildAction, child: child())
+    _IfCaseLetDripper(
+      parent: self, toChildState: toChildState, toChildAction: toChildAction, child: child(), childID: nil)
+  }
+
+  /// Runs a child feature with identifiable state while an enum-shaped state is in one case; a
+  /// child replaced by one with another `id`, in the same case, is a new child.
+  ///
+  /// As ``Dripper/ifCaseLet(_:action:then:)-7807n``, and when the parent replaces the child with one of another
+  /// `id`, the old child's effects are cancelled and what they would still pour is dropped.
+  @inlinable
+  public func ifCaseLet<ChildState, ChildAction, Child: Dripper>(
+    _ toChildState: CasePath<State, ChildState>,
+    action toChildAction: CasePath<Action, ChildAction>,
+    @DripperBuilder<ChildState, ChildAction> then child: () -> Child
+  ) -> _IfCaseLetDripper<Self, Child>
+  where
+    ChildState == Child.State, ChildAction == Child.Action, ChildState: Identifiable, ChildState.ID: Sendable
+  {
+    _IfCaseLetDripper(
+      parent: self, toChildState: toChildState, toChildAction: toChildAction, child: child(),
+      childID: { AnySendableHashable($0.id) })
   }
 }
 
-/// A parent dripper with a child in one case of its state: see ``Dripper/ifCaseLet(_:action:then:)``.
+/// A parent dripper with a child in one case of its state: see ``Dripper/ifCaseLet(_:action:then:)-7807n``.
 public struct _IfCaseLetDripper<Parent: Dripper, Child: Dripper>: Dripper {
   /// A leaf: it implements `reduce`.
   public typealias Body = Never
@@ -106,34 +157,45 @@ public struct _IfCaseLetDripper<Parent: Dripper, Child: Dripper>: Dripper {
   @usableFromInline let toChildState: CasePath<Parent.State, Child.State>
   @usableFromInline let toChildAction: CasePath<Parent.Action, Child.Action>
   @usableFromInline let child: Child
+  /// The child's id, for identifiable children: a child of another id is another child.
+  @usableFromInline let childID: (@Sendable (Child.State) -> AnySendableHashable)?
 
   @inlinable
   init(
     parent: Parent, toChildState: CasePath<Parent.State, Child.State>,
-    toChildAction: CasePath<Parent.Action, Child.Action>, child: Child
+    toChildAction: CasePath<Parent.Action, Child.Action>, child: Child,
+    childID: (@Sendable (Child.State) -> AnySendableHashable)?
   ) {
     self.parent = parent
     self.toChildState = toChildState
     self.toChildAction = toChildAction
     self.child = child
+    self.childID = childID
   }
 
   /// Runs the child for a child action while the state is in its case, then the parent; cancels
-  /// the child's effects if the state left the case.
+  /// the child's effects if the state left the case, or another child (of another id) took its
+  /// place.
   @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     let toChildState = toChildState
+    let runChild: (inout Parent.State, Child.Action) -> Effect<Child.Action>? = { state, childAction in
+      guard var childState = toChildState.extract(state) else { return nil }
+      let effect = child.reduce(into: &childState, action: childAction)
+      state = toChildState.embed(childState)
+      return effect
+    }
+    let missing = { Diagnostic.missingCase(of: Parent.State.self, for: action) }
+    guard let childID else {
+      return parent.reduce(
+        into: &state, action: action, withChild: toChildAction,
+        identity: { toChildState.matches($0) ? true : nil }, runChild: runChild, missing: missing,
+        namespace: { _ in AnySendableHashable(ChildNamespace(Child.self)) })
+    }
     return parent.reduce(
       into: &state, action: action, withChild: toChildAction,
-      isPresent: toChildState.matches,
-      runChild: { state, childAction in
-        guard var childState = toChildState.extract(state) else { return nil }
-        let effect = child.reduce(into: &childState, action: childAction)
-        state = toChildState.embed(childState)
-        return effect
-      },
-      missing: { Diagnostic.missingCase(of: Parent.State.self, for: action) },
-      namespace: { AnySendableHashable(ChildNamespace(Child.self)) })
+      identity: { toChildState.extract($0).map(childID) }, runChild: runChild, missing: missing,
+      namespace: { AnySendableHashable(ChildNamespace(Child.self, id: $0)) })
   }
 }
 
@@ -141,30 +203,33 @@ extension Dripper {
   /// The reduction of a parent with a child that may be absent, shared by `ifLet` and
   /// `ifCaseLet`.
   ///
-  /// For a child action, the child runs first (`runChild` returns `nil` when the child is absent:
-  /// the action is then reported with `missing`). Then the parent runs; if its reduction made the
-  /// child absent, the child's effects are cancelled. The child's namespace is made only when an
-  /// effect needs it, never for an action that leaves the child alone.
+  /// `identity` tells which child is there: `nil` when it is absent, otherwise a value that
+  /// changes when another child takes its place (its id, for an identifiable child; `true`
+  /// otherwise). For a child action, the child runs first (`runChild` returns `nil` when the child
+  /// is absent: the action is then reported with `missing`). Then the parent runs; if its
+  /// reduction made the child absent or replaced it, the child's effects are cancelled. The
+  /// child's namespace is made only when an effect needs it, never for an action that leaves the
+  /// child alone.
   @inlinable
-  func reduce<ChildAction>(
+  func reduce<ChildAction, Identity: Hashable>(
     into state: inout State, action: Action, withChild toChildAction: CasePath<Action, ChildAction>,
-    isPresent: (State) -> Bool,
+    identity: (State) -> Identity?,
     runChild: (inout State, ChildAction) -> Effect<ChildAction>?,
     missing: () -> Diagnostic,
-    namespace: () -> AnySendableHashable
+    namespace: (Identity) -> AnySendableHashable
   ) -> Effect<Action> {
     var childEffect = Effect<Action>.none
+    let before = identity(state)
     if let childAction = toChildAction.extract(action) {
-      if let effect = runChild(&state, childAction) {
-        if !effect.isNone { childEffect = effect.map(toChildAction.embed).namespaced(namespace()) }
+      if let before, let effect = runChild(&state, childAction) {
+        if !effect.isNone { childEffect = effect.map(toChildAction.embed).namespaced(namespace(before)) }
       } else {
         childEffect = .report(missing())
       }
     }
-    let wasPresent = isPresent(state)
     var effect = childEffect.merge(with: reduce(into: &state, action: action))
-    if wasPresent && !isPresent(state) {
-      effect = effect.merge(with: .cancelNamespace(namespace()))
+    if let before, identity(state) != before {
+      effect = effect.merge(with: .cancelNamespace(namespace(before)))
     }
     return effect
   }

@@ -35,9 +35,9 @@ struct ChildNamespace: Hashable, Sendable, CustomStringConvertible {
   }
 
   @usableFromInline
-  init<T>(_ type: T.Type) {
+  init<T>(_ type: T.Type, id: AnySendableHashable? = nil) {
     location = .type(ObjectIdentifier(type), "\(type)")
-    id = nil
+    self.id = id
   }
 
   @usableFromInline
