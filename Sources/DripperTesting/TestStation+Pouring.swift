@@ -177,7 +177,7 @@ extension TestStation {
     let matches: (Action) -> Bool
   }
 
-  private func receive(
+  func receive(
     _ expected: Expected, timeout: Duration?, assert expectation: ((inout State) throws -> Void)?,
     at location: SourceLocation
   ) async {

@@ -12,6 +12,10 @@
 /// Structs, classes and tuples show their fields, enums their case and payload, collections their
 /// elements; a value whose text fits on a line is kept on one. Sets and dictionaries are sorted, so
 /// that equal values always render the same.
+/// A value whose description is what test failures and logs show of it, rather than its fields
+/// (a ``Commit``, whose field is a closure).
+package protocol DumpsAsDescription: CustomStringConvertible {}
+
 package enum Dump {
   /// The value's text, as lines.
   package static func lines(_ value: Any) -> [String] {
@@ -80,6 +84,7 @@ package enum Dump {
     case is any Numeric, is Bool, is Duration: return .leaf(String(describing: value))
     case let id as UniqueID: return .leaf(id.uuidString)
     case let timestamp as Timestamp: return .leaf(timestamp.description)
+    case let described as any DumpsAsDescription: return .leaf(described.description)
     default: break
     }
     let mirror = Mirror(reflecting: value)
