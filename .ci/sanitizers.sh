@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 export DRIPPER_STRESS_SCALE=${DRIPPER_STRESS_SCALE:-0.1}
-export TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1"
+export TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1 suppressions=$PWD/.ci/tsan.supp"
 export ASAN_OPTIONS="detect_leaks=1 strict_init_order=1 detect_stack_use_after_return=1"
 export LSAN_OPTIONS="suppressions=$PWD/.ci/lsan.supp print_suppressions=0"
 
