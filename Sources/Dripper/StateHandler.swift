@@ -145,9 +145,7 @@ public final actor StateHandler<State: Sendable, Action: Sendable> {
   nonisolated func lingerAndDrain() async {
     var previous: DrainPacing.Look?
     while true {
-      let look = DrainPacing.Look(
-        poured: queue.poured.load(ordering: .relaxed), taken: taken.load(ordering: .relaxed))
-      switch DrainPacing.decide(previous: previous, now: look) {
+      switch DrainPacing.decide(previous: previous, now: currentLook) {
       case .drain:
         await drainEntry(self)
       case .wait:
@@ -157,10 +155,14 @@ public final actor StateHandler<State: Sendable, Action: Sendable> {
         if queue.mailbox.withLock({ $0.endScheduledDrainIfEmpty() }) { return }
         await drainEntry(self)
       }
-      previous = DrainPacing.Look(
-        poured: queue.poured.load(ordering: .relaxed), taken: taken.load(ordering: .relaxed))
+      previous = currentLook
       try? await Task.sleep(for: DrainPacing.interval)
     }
+  }
+
+  /// The mailbox's counters now, read without its lock.
+  nonisolated var currentLook: DrainPacing.Look {
+    DrainPacing.Look(poured: queue.poured.load(ordering: .relaxed), taken: taken.load(ordering: .relaxed))
   }
 
   /// Reduces an action poured by an effect, after the actions already in the mailbox.

@@ -12,7 +12,7 @@ extension TestStation {
     column: UInt = #column
   ) async {
     let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    let timeout = resolvedTimeout(timeout, at: location)
+    let timeout = resolvedTimeout(timeout)
     defer { reportDiagnostics(at: location) }
     let deadline = ContinuousClock.now.advanced(by: timeout)
     // Wait until the effects end, or every one left waits on a test clock.
@@ -74,7 +74,7 @@ extension TestStation {
     column: UInt = #column
   ) async {
     let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    let timeout = resolvedTimeout(nil, at: location)
+    let timeout = resolvedTimeout(nil)
     let running = station.runningEffects
     guard !running.isEmpty else {
       if strict { reporter.fail("There were no in-flight effects to skip.", at: location) }
@@ -167,11 +167,8 @@ extension TestStation {
     _ = await completes(within: ContinuousClock.now.duration(to: deadline), operation)
   }
 
-  /// Notes the call at `location`, and returns how long it waits: `requested`, or ``timeout``.
-  func resolvedTimeout(_ requested: Duration?, at location: SourceLocation) -> Duration {
-    progress.withLock { progress in
-      progress.lastCall = location
-      return requested ?? progress.timeout
-    }
+  /// How long a call waits: `requested`, or ``timeout``.
+  func resolvedTimeout(_ requested: Duration?) -> Duration {
+    requested ?? timeout
   }
 }

@@ -24,10 +24,7 @@ extension TestStation {
     column: UInt = #column
   ) async -> TestStationTask {
     let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    progress.withLock {
-      $0.lastCall = location
-      $0.skippedInFlight = false
-    }
+    progress.withLock { $0.skippedInFlight = false }
     reportDiagnostics(at: location)
     defer { reportDiagnostics(at: location) }
     handleUnreceived(before: "pouring \(Dump.line(action))", at: location)
@@ -65,7 +62,6 @@ extension TestStation {
     column: UInt = #column
   ) async {
     let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    progress.withLock { $0.lastCall = location }
     await station.reducePending()
     reportDiagnostics(at: location)
     if exhaustivity != .on, log.count > 0 { skip(through: log.count - 1, showing: showsSkipped) }
@@ -181,7 +177,7 @@ extension TestStation {
     _ expected: Expected, timeout: Duration?, assert expectation: ((inout State) throws -> Void)?,
     at location: SourceLocation
   ) async {
-    let timeout = resolvedTimeout(timeout, at: location)
+    let timeout = resolvedTimeout(timeout)
     reportDiagnostics(at: location)
     defer { reportDiagnostics(at: location) }
     let isExhaustive = exhaustivity == .on

@@ -57,8 +57,6 @@ public final class TestStation<State: Equatable & Sendable, Action: Sendable>: S
     /// Whether ``TestStation/skipInFlightEffects(strict:fileID:filePath:line:column:)`` cancelled
     /// the effects, with no pour since: what is still winding down is not reported at the end.
     var skippedInFlight = false
-    /// Where the last call that pours or receives was, for failures found later.
-    var lastCall: SourceLocation
   }
 
   /// Starts a feature for a test.
@@ -93,7 +91,7 @@ public final class TestStation<State: Equatable & Sendable, Action: Sendable>: S
     self.origin = origin
     self.values = values
     self.diagnostics = diagnostics
-    self.progress = Lock(Progress(expected: initialState, lastCall: origin))
+    self.progress = Lock(Progress(expected: initialState))
     self.station = Station(initialState: initialState) {
       RecordingDripper(base: base, log: log, dependencies: values)
     } withDependencies: {
