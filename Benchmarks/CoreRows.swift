@@ -8,6 +8,7 @@ func allRows(_ options: BenchmarkOptions) async -> [Row] {
   if options.includes("effects") { rows += await effectRows(options) }
   if options.includes("dependencies") { rows += await dependencyRows(options) }
   if options.includes("observation") { rows += await observationRows(options) }
+  if options.includes("entities") { rows += await entityRows(options) }
   return rows
 }
 

@@ -2,6 +2,22 @@ import Dripper
 
 /// The feature the REPL drives: a counter with two effects, a delayed random number and a slow,
 /// cancellable computation.
+///
+/// The same counter's first three commands, without an action enum, as Verge's `commit` or bloc's
+/// `Cubit` would write them: a `CommitStation` whose callers change the state with named closures,
+/// reduced in order on the Station's actor like actions.
+///
+/// ```swift
+/// let counter = CommitStation(initialState: Counter.State())
+/// counter.commit("increase") { $0.count += 1 }
+/// counter.commit("decrease") { $0.count -= 1 }
+/// counter.emit(Counter.State())   // reset
+/// ```
+///
+/// Commits suit a feature whose logic lives with its callers (a settings form). This one is a
+/// `Dripper` with actions because its logic belongs to it: `set` clamps, `random` and `fact` start
+/// effects that `cancel` stops, and its tests read as events (`.factTapped`, then
+/// `.factComputed`) rather than anonymous closures.
 struct Counter: Dripper {
   @Dependency(\.clock) var clock
   @Dependency(\.random) var random

@@ -1,0 +1,45 @@
+extension Dripper {
+  /// Keeps the ``EntityTable/changes`` of the table at `table`: before each reduction, the
+  /// record of the last one is forgotten, so that after it the table holds what this reduction
+  /// inserted, updated and removed.
+  ///
+  /// ```swift
+  /// var body: some DripperOf<Self> {
+  ///   Drip { state, action in … }
+  ///     .tracksChanges(of: \.todos)
+  /// }
+  /// ```
+  ///
+  /// Without it a table records nothing. Apply it where the table's owner is reduced, once per
+  /// table: every action of this dripper starts a new record, including those that do not touch
+  /// the table (their record is empty).
+  @inlinable
+  public func tracksChanges<Entity>(
+    of table: any WritableKeyPath<State, EntityTable<Entity>> & Sendable
+  ) -> _TracksChangesModifier<Self, Entity> {
+    _TracksChangesModifier(base: self, table: table)
+  }
+}
+
+/// A dripper that keeps a table's record of changes: see ``Dripper/tracksChanges(of:)``.
+public struct _TracksChangesModifier<Base: Dripper, Entity: Identifiable & Sendable>: Dripper
+where Entity.ID: Sendable {
+  /// A leaf: it implements `reduce`.
+  public typealias Body = Never
+
+  @usableFromInline let base: Base
+  @usableFromInline let table: any WritableKeyPath<Base.State, EntityTable<Entity>> & Sendable
+
+  @usableFromInline
+  init(base: Base, table: any WritableKeyPath<Base.State, EntityTable<Entity>> & Sendable) {
+    self.base = base
+    self.table = table
+  }
+
+  /// Starts a new record in the table, then reduces with the base dripper.
+  @inlinable
+  public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
+    state[keyPath: table].beginReduction()
+    return base.reduce(into: &state, action: action)
+  }
+}
