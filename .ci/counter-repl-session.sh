@@ -5,7 +5,7 @@ binary=$1
 # shellcheck source=session-lib.sh
 source "$(dirname "$0")/session-lib.sh"
 
-printf '%s\n' '+' '+' 'set 10' 'state' 'bogus' '-' '' 'set abc' 'random' 'wait' 'set 25' 'fact' \
+printf '%s\n' '+' '+' 'set 10' 'state' 'bogus' '-' '' 'set abc' 'set -9223372036854775808' 'random' 'wait' 'set 25' 'fact' \
   'wait' 'set 100000' 'fact' 'cancel' "$(printf 'x%.0s' $(seq 1 300))" 'quit' '+' > "$work/input"
 
 status=0
@@ -29,8 +29,8 @@ count: 100000
 OUT
 cat > "$work/expected-errors" <<'ERR'
 error: unknown command 'bogus'; type 'help' for the list
-error: empty command; type 'help' for the list
 error: 'set' needs a whole number from -1000000000 to 1000000000, not 'abc'
+error: 'set' needs a whole number from -1000000000 to 1000000000, not '-9223372036854775808'
 error: line too long (300 characters; at most 200)
 ERR
 check "standard output" "$work/expected-output" "$work/output"

@@ -19,7 +19,8 @@ for sample in CounterREPL TodosREPL; do
     discovered=$(mktemp -d)
     log=$(mktemp)
     if ! "$fuzzer" "$discovered" "Tests/Fuzz/$sample" -max_total_time="$seconds" -max_len=4096 \
-        -timeout=10 -rss_limit_mb=2048 -artifact_prefix="Tests/Fuzz/$sample/" > "$log" 2>&1; then
+        -timeout=10 -rss_limit_mb=2048 -dict=Tests/Fuzz/edges.dict -artifact_prefix="Tests/Fuzz/$sample/" \
+        > "$log" 2>&1; then
         grep -E "Fatal error|ERROR|Test unit written" "$log" >&2 || tail -20 "$log" >&2
         echo "fuzz: $sample broke a rule; the input is in Tests/Fuzz/$sample/ (keep it)" >&2
         exit 1

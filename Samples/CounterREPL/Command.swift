@@ -59,7 +59,8 @@ enum Command: Equatable, Sendable {
       guard arguments.count == 1, let text = arguments.first else {
         return .failure(CommandError("'set' takes one number, as in 'set 42'"))
       }
-      guard let value = Int(text), abs(value) <= Counter.limit else {
+      // `magnitude`, not `abs`: the absolute value of `Int.min` does not fit in an `Int`.
+      guard let value = Int(text), value.magnitude <= Counter.limit.magnitude else {
         return .failure(
           CommandError(
             "'set' needs a whole number from -\(Counter.limit) to \(Counter.limit), not '\(text.shownInMessage())'"

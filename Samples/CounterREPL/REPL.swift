@@ -36,6 +36,11 @@ struct REPL {
     console.showPrompt()
     session: for await line in lines {
       console.leavePrompt()
+      // An empty line does nothing, as at a shell's prompt.
+      if line.allSatisfy(\.isWhitespace) {
+        console.showPrompt()
+        continue
+      }
       switch Command.parse(line) {
       case .failure(let error):
         console.error("error: \(error)")

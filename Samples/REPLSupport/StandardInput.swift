@@ -1,17 +1,153 @@
 import Dispatch
+import Synchronization
 
 /// The lines of standard input, read on a thread of their own so that a blocking read never holds
 /// a thread of the concurrency pool.
 public enum StandardInput {
-  /// Each line of standard input, without its newline; the stream ends at the end of input.
-  public static func lines() -> AsyncStream<String> {
-    let (lines, continuation) = AsyncStream.makeStream(of: String.self)
-    DispatchQueue(label: "REPLSupport.standardInput").async {
-      while let line = readLine(strippingNewline: true) {
-        continuation.yield(line)
+  /// Each line of standard input, without its newline; the sequence ends at the end of input.
+  ///
+  /// The reader stays at most 64 lines ahead of the consumer: `yes + | CounterREPL` runs in
+  /// constant memory, and a command file of any size is read as it is used.
+  public static func lines() -> LineReader {
+    LineReader { readLine(strippingNewline: true) }
+  }
+}
+
+/// Lines read from a blocking source on a thread of its own, with backpressure: the thread reads
+/// a line only while fewer than `capacity` wait to be consumed.
+///
+/// ```swift
+/// for await line in StandardInput.lines() { handle(line) }
+/// ```
+public struct LineReader: AsyncSequence, Sendable {
+  /// The element: one line.
+  public typealias Element = String
+  /// Reading lines does not fail: the end of input ends the sequence.
+  public typealias Failure = Never
+
+  private let buffer: LineBuffer
+
+  /// Starts reading `source` (which returns `nil` at the end of input) on a thread of its own,
+  /// at most `capacity` lines ahead of the consumer.
+  public init(capacity: Int = 64, source: @escaping @Sendable () -> String?) {
+    precondition(capacity > 0, "LineReader: the capacity must be at least 1")
+    let buffer = LineBuffer(capacity: capacity)
+    self.buffer = buffer
+    DispatchQueue(label: "REPLSupport.LineReader").async {
+      while true {
+        buffer.waitForRoom()
+        guard let line = source() else { break }
+        buffer.put(line)
       }
-      continuation.finish()
+      buffer.finish()
     }
-    return lines
+  }
+
+  /// An iterator over the lines.
+  public func makeAsyncIterator() -> Iterator { Iterator(buffer: buffer) }
+
+  /// Takes the lines one at a time, waiting for the reader when none is ready.
+  public struct Iterator: AsyncIteratorProtocol {
+    let buffer: LineBuffer
+
+    /// The next line, or `nil` at the end of input.
+    public mutating func next() async -> String? { await buffer.take() }
+  }
+}
+
+/// The lines between the reading thread and the consumer: at most `capacity` of them, plus a
+/// consumer waiting for the next.
+///
+/// A full buffer parks the reader until the consumer has taken half of it, so that the reader
+/// wakes once per batch of lines, not once per line.
+final class LineBuffer: Sendable {
+  private struct State {
+    var lines: [String] = []
+    var head = 0
+    var isFinished = false
+    var readerIsParked = false
+    var waiter: CheckedContinuation<String?, Never>?
+
+    var count: Int { lines.count - head }
+  }
+
+  private let capacity: Int
+  private let state = Mutex(State())
+  /// Signalled once to wake the parked reader.
+  private let wake = DispatchSemaphore(value: 0)
+
+  init(capacity: Int) {
+    self.capacity = capacity
+  }
+
+  /// Blocks the reading thread while the buffer is full.
+  func waitForRoom() {
+    while state.withLock({ state in
+      guard state.count >= capacity else { return false }
+      state.readerIsParked = true
+      return true
+    }) {
+      wake.wait()
+    }
+  }
+
+  /// Hands `line` to the waiting consumer, or keeps it for the next `take()`.
+  func put(_ line: String) {
+    let waiter = state.withLock { state -> CheckedContinuation<String?, Never>? in
+      guard let waiter = state.waiter else {
+        state.lines.append(line)
+        return nil
+      }
+      state.waiter = nil
+      return waiter
+    }
+    waiter?.resume(returning: line)
+  }
+
+  /// Marks the end of input: a waiting consumer, and every later `take()` once the kept lines are
+  /// taken, get `nil`.
+  func finish() {
+    let waiter = state.withLock { state in
+      state.isFinished = true
+      defer { state.waiter = nil }
+      return state.waiter
+    }
+    waiter?.resume(returning: nil)
+  }
+
+  /// The next line, waiting for the reader if none is kept; `nil` at the end of input.
+  func take() async -> String? {
+    await withCheckedContinuation { continuation in
+      enum Outcome {
+        case line(String, wakingReader: Bool)
+        case end
+        case waiting
+      }
+      let outcome = state.withLock { state -> Outcome in
+        guard state.count > 0 else {
+          if state.isFinished { return .end }
+          state.waiter = continuation
+          return .waiting
+        }
+        let line = state.lines[state.head]
+        state.head += 1
+        if state.head == state.lines.count {
+          state.lines.removeAll(keepingCapacity: true)
+          state.head = 0
+        }
+        let wakingReader = state.readerIsParked && state.count <= capacity / 2
+        if wakingReader { state.readerIsParked = false }
+        return .line(line, wakingReader: wakingReader)
+      }
+      switch outcome {
+      case .line(let line, let wakingReader):
+        if wakingReader { wake.signal() }
+        continuation.resume(returning: line)
+      case .end:
+        continuation.resume(returning: nil)
+      case .waiting:
+        break
+      }
+    }
   }
 }

@@ -1,3 +1,4 @@
+import Dripper
 import Foundation
 import REPLSupport
 
@@ -44,8 +45,31 @@ enum InputInvariants {
       else {
         return ["a loaded list does not load back the same: \(document)"]
       }
-      return []
+      return renderingViolations(of: document)
     }
+  }
+}
+
+extension InputInvariants {
+  /// A loaded list, shown without colours, is one line per todo and a summary, with no control
+  /// character but the line breaks between them: nothing in a file can drive the terminal.
+  static func renderingViolations(of document: Document) -> [String] {
+    var state = Todos.State(rows: IdentifiedArray(document.todos))
+    state.search = document.todos.first?.title ?? ""
+    state.editor = document.todos.first.map { Editor.State(rowID: $0.id, draft: $0.title) }
+    let shown = Rendering.view(of: state, colors: false)
+    let controls = shown.unicodeScalars.filter { scalar in
+      let category = scalar.properties.generalCategory
+      return scalar != "\n" && (category == .control || category == .format)
+    }
+    guard controls.isEmpty else {
+      return ["showing a loaded list prints control characters: \(shown.debugDescription)"]
+    }
+    let lines = shown.split(separator: "\n", omittingEmptySubsequences: false).count
+    guard lines <= state.visible.count + 3 else {
+      return ["showing a loaded list prints \(lines) lines for \(state.visible.count) todos"]
+    }
+    return []
   }
 }
 

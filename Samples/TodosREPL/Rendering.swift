@@ -1,4 +1,9 @@
+import REPLSupport
+
 /// How the Todos REPL shows the list.
+///
+/// Titles, drafts and the search come from the user or from a file: they are shown with
+/// `shownSafely()`, so that none can drive the terminal.
 enum Rendering {
   /// The visible todos, numbered, with a summary line and the editor, if open.
   static func view(of state: Todos.State, colors: Bool) -> String {
@@ -6,19 +11,22 @@ enum Rendering {
     var lines: [String] = []
     for (index, row) in visible.enumerated() {
       let box = row.isDone ? (colors ? "\u{1B}[32m[x]\u{1B}[0m" : "[x]") : "[ ]"
-      let title = row.isDone && colors ? "\u{1B}[2m\(row.title)\u{1B}[0m" : row.title
+      let title =
+        row.isDone && colors ? "\u{1B}[2m\(row.title.shownSafely())\u{1B}[0m" : row.title.shownSafely()
       lines.append("\(index + 1). \(box) \(title)")
     }
     if visible.isEmpty { lines.append(state.rows.isEmpty ? "(no todos)" : "(no todos to show)") }
     let done = state.rows.count { $0.isDone }
     var summary = "\(state.rows.count) \(state.rows.count == 1 ? "todo" : "todos"), \(done) done"
     if state.filter != .all { summary += " · showing \(state.filter.rawValue)" }
-    if !state.search.isEmpty { summary += " · search \"\(state.search)\"" }
+    if !state.search.isEmpty { summary += " · search \"\(state.search.shownSafely())\"" }
     lines.append(summary)
     if let editor = state.editor, let position = visible.firstIndex(where: { $0.id == editor.rowID }) {
-      lines.append("editing \(position + 1): \"\(editor.draft)\" (text TITLE, then commit or discard)")
+      lines.append(
+        "editing \(position + 1): \"\(editor.draft.shownSafely())\" (text TITLE, then commit or discard)")
     } else if let editor = state.editor {
-      lines.append("editing a hidden todo: \"\(editor.draft)\" (text TITLE, then commit or discard)")
+      lines.append(
+        "editing a hidden todo: \"\(editor.draft.shownSafely())\" (text TITLE, then commit or discard)")
     }
     return lines.joined(separator: "\n")
   }

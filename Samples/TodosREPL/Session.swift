@@ -31,6 +31,11 @@ struct Session {
     console.showPrompt()
     for await line in lines {
       console.leavePrompt()
+      // An empty line does nothing, as at a shell's prompt.
+      if line.allSatisfy(\.isWhitespace) {
+        console.showPrompt()
+        continue
+      }
       let command: Command
       switch Command.parse(line) {
       case .failure(let error):
@@ -104,7 +109,9 @@ struct Session {
     case .save(let path):
       let path = path ?? defaultPath
       return Persistence.save(state.document, to: path)
-        .map { "saved \(state.rows.count) \(state.rows.count == 1 ? "todo" : "todos") to \(path)" }
+        .map {
+          "saved \(state.rows.count) \(state.rows.count == 1 ? "todo" : "todos") to \(path.shownSafely())"
+        }
         .mapError { CommandError($0.message) }
     case .load(let path):
       let path = path ?? defaultPath
@@ -113,7 +120,8 @@ struct Session {
       case .success(let document):
         await station.pour(.replaceAll(document)).finish()
         return .success(
-          "loaded \(document.todos.count) \(document.todos.count == 1 ? "todo" : "todos") from \(path)")
+          "loaded \(document.todos.count) \(document.todos.count == 1 ? "todo" : "todos") from \(path.shownSafely())"
+        )
       }
     case .wait:
       for task in pending { await task.finish() }

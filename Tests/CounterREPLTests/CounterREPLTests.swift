@@ -38,7 +38,8 @@ func session(
 @Suite struct CommandTests {
   @Test(arguments: [
     ("+", Command.increase), ("inc", .increase), ("-", .decrease), ("dec", .decrease),
-    ("set 42", .set(42)), ("  set   -7  ", .set(-7)), ("SET 1", .set(1)), ("reset", .reset),
+    ("set 42", .set(42)), ("  set   -7  ", .set(-7)), ("set -0", .set(0)),
+    ("set -1000000000", .set(-1_000_000_000)), ("SET 1", .set(1)), ("reset", .reset),
     ("random", .random), ("fact", .fact), ("cancel", .cancel), ("state", .state), ("wait", .wait),
     ("help", .help), ("?", .help), ("quit", .quit), ("exit", .quit),
   ])
@@ -52,6 +53,19 @@ func session(
     ("bogus", "unknown command 'bogus'; type 'help' for the list"),
     ("set abc", "'set' needs a whole number from -1000000000 to 1000000000, not 'abc'"),
     ("set 1000000001", "'set' needs a whole number from -1000000000 to 1000000000, not '1000000001'"),
+    // Crashed before: `abs(Int.min)` overflows.
+    (
+      "set -9223372036854775808",
+      "'set' needs a whole number from -1000000000 to 1000000000, not '-9223372036854775808'"
+    ),
+    (
+      "set 9223372036854775807",
+      "'set' needs a whole number from -1000000000 to 1000000000, not '9223372036854775807'"
+    ),
+    (
+      "set 99999999999999999999999",
+      "'set' needs a whole number from -1000000000 to 1000000000, not '99999999999999999999…'"
+    ),
     ("set", "'set' takes one number, as in 'set 42'"),
     ("set 1 2", "'set' takes one number, as in 'set 42'"),
     ("inc 3", "'inc' takes no arguments"),
@@ -145,8 +159,8 @@ func session(
       ])
     #expect(
       captured.errorLines == [
-        "error: unknown command 'bogus'; type 'help' for the list",
-        "error: empty command; type 'help' for the list",
+        // The empty line did nothing.
+        "error: unknown command 'bogus'; type 'help' for the list"
       ])
   }
 

@@ -126,6 +126,21 @@ func makeStation(_ state: Todos.State = Todos.State()) -> (TestStation<Todos.Sta
     #expect(leftovers.isEmpty)
   }
 
+  /// Before, a loaded title printed raw: this file cleared the screen and renamed the terminal.
+  @Test func titlesFromAFileCannotDriveTheTerminal() throws {
+    let json =
+      #"{"version": 1, "todos": [{"id": "00000000-0000-0000-0000-000000000001", "title": "\u001B]0;owned\u0007\u001B[2Jmilk\nforged line", "isDone": true}]}"#
+    let document = try Persistence.decode(Data(json.utf8), from: "crafted.json").get()
+    let state = Todos.State(rows: IdentifiedArray(document.todos))
+    for colors in [false, true] {
+      let shown = Rendering.view(of: state, colors: colors)
+      #expect(shown.contains(#"\u{1B}]0;owned\u{07}\u{1B}[2Jmilk\nforged line"#))
+      #expect(!shown.contains("\u{07}") && !shown.contains("\u{1B}]") && !shown.contains("\u{1B}[2J"))
+      #expect(shown.split(separator: "\n").count == 2)
+    }
+    #expect(InputInvariants.renderingViolations(of: document).isEmpty)
+  }
+
   @Test func aMissingFileIsOneLine() {
     let path = temporaryPath("missing.json")
     #expect(Persistence.load(from: path) == .failure(PersistenceError("no file at \(path)")))
