@@ -60,6 +60,27 @@ struct List: Dripper {
   }
 }
 
+/// A form with a field set both ways: by a plain action and by a binding.
+struct BenchForm: Dripper {
+  struct State: Sendable { var count = 0 }
+  enum Action: BindableAction {
+    case binding(BindingAction<State>)
+    case setCount(Int)
+
+    var binding: BindingAction<State>? {
+      if case .binding(let action) = self { action } else { nil }
+    }
+  }
+
+  var body: some DripperOf<Self> {
+    BindingDripper()
+    Drip { state, action in
+      if case .setCount(let count) = action { state.count = count }
+      return .none
+    }
+  }
+}
+
 /// Reduces `action` `n` times with `dripper`, without a Station: the cost of the reduction.
 @inline(never)
 func reduceLoop<D: Dripper>(_ dripper: D, _ state: inout D.State, _ action: D.Action, _ n: Int) {
@@ -175,6 +196,28 @@ func compositionRows(_ options: BenchmarkOptions) async -> [Row] {
     Row(
       group: group, name: "forEach over 100000 rows: the same element each time", nanoseconds: times[3],
       baseline: smallRow))
+
+  // A binding against the plain action that sets the same field, through a Station, measured
+  // interleaved: each pours one action made beforehand.
+  let form = Station(initialState: BenchForm.State()) { BenchForm() }
+  let plainAction = BenchForm.Action.setCount(7)
+  let bindingAction = BenchForm.Action.set(\.count, 7)
+  let formTimes = await measureInterleaved(
+    options, operations: m,
+    [plainAction, bindingAction].map { action in
+      {
+        var last: PourTask?
+        for _ in 0..<m { last = form.pour(action) }
+        await last?.finish()
+      }
+    })
+  let plainRow = "a plain action that sets a field: synchronous pours"
+  rows.append(Row(group: group, name: plainRow, nanoseconds: formTimes[0]))
+  rows.append(
+    Row(
+      group: group, name: "a binding action that sets the same field: synchronous pours",
+      nanoseconds: formTimes[1],
+      baseline: plainRow, target: 1.5))
 
   // Case paths: extraction is a closure call, never reflection.
   let actions = (0..<1_000).map { Level<Leaf>.Action.inner($0.isMultiple(of: 2) ? .increase : .increase) }

@@ -14,36 +14,93 @@ extension Dripper {
   public func onChange<Value: Equatable & Sendable>(
     of value: any KeyPath<State, Value> & Sendable,
     _ effect: @escaping @Sendable (_ old: Value, _ new: Value) -> Effect<Action>
-  ) -> _OnChangeDripper<Self, Value> {
-    _OnChangeDripper(base: self, value: value, effect: effect)
+  ) -> _OnChangeDripper<Self, Value, Drip<State, Action>> {
+    onChange(of: value, removeDuplicates: { $0 == $1 }, effect)
+  }
+
+  /// Runs an effect when part of the state changes, for a value that is not `Equatable`:
+  /// `removeDuplicates` says when two values are the same.
+  ///
+  /// ```swift
+  /// .onChange(of: \.draft, removeDuplicates: { $0.text == $1.text }) { _, new in .send(.validate) }
+  /// ```
+  @inlinable
+  public func onChange<Value: Sendable>(
+    of value: any KeyPath<State, Value> & Sendable,
+    removeDuplicates isDuplicate: @escaping @Sendable (Value, Value) -> Bool,
+    _ effect: @escaping @Sendable (_ old: Value, _ new: Value) -> Effect<Action>
+  ) -> _OnChangeDripper<Self, Value, Drip<State, Action>> {
+    _OnChangeDripper(base: self, value: value, isDuplicate: isDuplicate) { old, new in
+      Drip { _, _ in effect(old, new) }
+    }
+  }
+
+  /// Runs a dripper when part of the state changes in a reduction: it may change the state too,
+  /// as TCA's reducer-returning `onChange` does.
+  ///
+  /// ```swift
+  /// Drip { state, action in … }
+  ///   .onChange(of: \.filter) { _, _ in
+  ///     Drip { state, _ in
+  ///       state.page = 0
+  ///       return .none
+  ///     }
+  ///   }
+  /// ```
+  ///
+  /// The dripper runs after this one, with the same action and the changed state; its effect is
+  /// merged with this one's.
+  @inlinable
+  public func onChange<Value: Equatable & Sendable, Reaction: Dripper<State, Action>>(
+    of value: any KeyPath<State, Value> & Sendable,
+    @DripperBuilder<State, Action> _ reaction: @escaping @Sendable (_ old: Value, _ new: Value) -> Reaction
+  ) -> _OnChangeDripper<Self, Value, Reaction> {
+    _OnChangeDripper(base: self, value: value, isDuplicate: { $0 == $1 }, reaction: reaction)
+  }
+
+  /// Runs a dripper when part of the state changes, for a value that is not `Equatable`:
+  /// `removeDuplicates` says when two values are the same.
+  @inlinable
+  public func onChange<Value: Sendable, Reaction: Dripper<State, Action>>(
+    of value: any KeyPath<State, Value> & Sendable,
+    removeDuplicates isDuplicate: @escaping @Sendable (Value, Value) -> Bool,
+    @DripperBuilder<State, Action> _ reaction: @escaping @Sendable (_ old: Value, _ new: Value) -> Reaction
+  ) -> _OnChangeDripper<Self, Value, Reaction> {
+    _OnChangeDripper(base: self, value: value, isDuplicate: isDuplicate, reaction: reaction)
   }
 }
 
-/// A dripper that runs an effect when part of the state changes: see ``Dripper/onChange(of:_:)``.
-public struct _OnChangeDripper<Base: Dripper, Value: Equatable & Sendable>: Dripper {
+/// A dripper that reacts when part of the state changes: see `onChange(of:_:)`.
+public struct _OnChangeDripper<Base: Dripper, Value: Sendable, Reaction: Dripper<Base.State, Base.Action>>:
+  Dripper
+{
   /// A leaf: it implements `reduce`.
   public typealias Body = Never
 
   @usableFromInline let base: Base
   @usableFromInline let value: any KeyPath<Base.State, Value> & Sendable
-  @usableFromInline let effect: @Sendable (Value, Value) -> Effect<Base.Action>
+  @usableFromInline let isDuplicate: @Sendable (Value, Value) -> Bool
+  @usableFromInline let reaction: @Sendable (Value, Value) -> Reaction
 
   @inlinable
   init(
     base: Base, value: any KeyPath<Base.State, Value> & Sendable,
-    effect: @escaping @Sendable (Value, Value) -> Effect<Base.Action>
+    isDuplicate: @escaping @Sendable (Value, Value) -> Bool,
+    reaction: @escaping @Sendable (Value, Value) -> Reaction
   ) {
     self.base = base
     self.value = value
-    self.effect = effect
+    self.isDuplicate = isDuplicate
+    self.reaction = reaction
   }
 
-  /// Reduces, then compares the value and runs the effect if it changed.
+  /// Reduces, then compares the value and runs the reaction if it changed.
   @inlinable
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     let old = state[keyPath: value]
     let reduced = base.reduce(into: &state, action: action)
     let new = state[keyPath: value]
-    return old == new ? reduced : reduced.merge(with: effect(old, new))
+    guard !isDuplicate(old, new) else { return reduced }
+    return reduced.merge(with: reaction(old, new).reduce(into: &state, action: action))
   }
 }

@@ -1,0 +1,169 @@
+/// An action that sets one field of the state to a value: what a form's text field or toggle
+/// sends, without an action case per field.
+///
+/// ```swift
+/// enum Action: BindableAction {
+///   case binding(BindingAction<State>)
+///   case submit
+/// }
+///
+/// station.pour(.binding(.set(\.query, "milk")))   // or: .set(\.query, "milk")
+/// ```
+///
+/// A ``BindingDripper`` in the feature's body applies it; the feature reacts to the change like to
+/// any other, with `onChange(of:_:)` or by matching the action:
+///
+/// ```swift
+/// case .binding(\.query): return .send(.search)
+/// ```
+///
+/// Two binding actions are equal when they set the same key path to equal values, so that a
+/// `TestStation` can `receive` one and its failure messages show `.set(\State.query, "milk")`.
+/// Unlike TCA, any writable key path of the state can be bound: there is no `@BindingState`
+/// to mark fields with, since Dripper has no macros; keep bindings to fields a view owns.
+public struct BindingAction<Root>: Sendable, Equatable, CustomStringConvertible {
+  /// What the action holds, in one object: an action is copied as it travels through a Station,
+  /// and a copy then retains one reference instead of four.
+  @usableFromInline
+  final class Storage: Sendable {
+    @usableFromInline let keyPath: any PartialKeyPath<Root> & Sendable
+    @usableFromInline let value: any Sendable
+    @usableFromInline let apply: @Sendable (inout Root) -> Void
+    @usableFromInline let isEqual: @Sendable (any Sendable) -> Bool
+
+    @usableFromInline
+    init(
+      keyPath: any PartialKeyPath<Root> & Sendable, value: any Sendable,
+      apply: @escaping @Sendable (inout Root) -> Void, isEqual: @escaping @Sendable (any Sendable) -> Bool
+    ) {
+      self.keyPath = keyPath
+      self.value = value
+      self.apply = apply
+      self.isEqual = isEqual
+    }
+  }
+
+  @usableFromInline let storage: Storage
+
+  @usableFromInline
+  init(_ storage: Storage) { self.storage = storage }
+
+  /// The field the action sets.
+  public var keyPath: any PartialKeyPath<Root> & Sendable { storage.keyPath }
+
+  /// The value it sets.
+  public var value: any Sendable { storage.value }
+
+  /// An action that sets the field at `keyPath` to `value`.
+  @inlinable
+  public static func set<Value: Equatable & Sendable>(
+    _ keyPath: any WritableKeyPath<Root, Value> & Sendable, _ value: Value
+  ) -> Self {
+    Self(
+      Storage(
+        keyPath: keyPath, value: value,
+        apply: { $0[keyPath: keyPath] = value },
+        isEqual: { ($0 as? Value) == value }))
+  }
+
+  /// Sets the field in `root`.
+  @inlinable
+  public func set(_ root: inout Root) { storage.apply(&root) }
+
+  /// The value, if the action sets the field at `keyPath`.
+  public func value<Value>(at keyPath: any KeyPath<Root, Value> & Sendable) -> Value? {
+    (self.keyPath as AnyKeyPath) == (keyPath as AnyKeyPath) ? value as? Value : nil
+  }
+
+  /// Whether two actions set the same field to equal values.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    (lhs.keyPath as AnyKeyPath) == (rhs.keyPath as AnyKeyPath) && lhs.storage.isEqual(rhs.value)
+  }
+
+  /// Whether `action` sets the field at `keyPath`, for `switch` patterns:
+  /// `case .binding(\.query):`.
+  public static func ~= (keyPath: any PartialKeyPath<Root> & Sendable, action: Self) -> Bool {
+    (keyPath as AnyKeyPath) == (action.keyPath as AnyKeyPath)
+  }
+
+  /// `.set(\State.field, value)`, as failure messages show it.
+  public var description: String {
+    ".set(\(keyPath as AnyKeyPath), \(Dump.line(value)))"
+  }
+}
+
+extension BindingAction: DumpsAsDescription {}
+
+/// An action enum with a case for ``BindingAction``s, which a ``BindingDripper`` applies.
+///
+/// ```swift
+/// enum Action: BindableAction {
+///   case binding(BindingAction<State>)
+///   case submit
+/// }
+/// ```
+///
+/// The case itself is `binding(_:)`; ``binding``, which TCA's macro writes, is a three-line
+/// property:
+///
+/// ```swift
+/// var binding: BindingAction<State>? {
+///   if case .binding(let action) = self { action } else { nil }
+/// }
+/// ```
+public protocol BindableAction: Sendable {
+  /// The state the bindings set.
+  associatedtype State
+
+  /// The action that carries `action`.
+  static func binding(_ action: BindingAction<State>) -> Self
+
+  /// The binding this action carries, if it is one.
+  var binding: BindingAction<State>? { get }
+}
+
+extension BindableAction {
+  /// The action that sets the field at `keyPath` to `value`: `.set(\.query, "milk")`.
+  @inlinable
+  public static func set<Value: Equatable & Sendable>(
+    _ keyPath: any WritableKeyPath<State, Value> & Sendable, _ value: Value
+  ) -> Self {
+    .binding(.set(keyPath, value))
+  }
+}
+
+/// Applies the ``BindingAction``s of a feature whose action is ``BindableAction``, and ignores
+/// every other action.
+///
+/// Put it first in the body, so that the reducer after it sees the state with the field set. An
+/// `onChange(of:_:)` sees the changes of the dripper it modifies: to react to a bound
+/// field there, apply it to the `BindingDripper` (`BindingDripper().onChange(of: \.filter) { … }`).
+///
+///
+/// ```swift
+/// var body: some DripperOf<Self> {
+///   BindingDripper()
+///   Drip { state, action in
+///     switch action {
+///     case .binding(\.query): return .send(.search)
+///     case .binding: return .none
+///     case .search: …
+///     }
+///   }
+/// }
+/// ```
+public struct BindingDripper<State: Sendable, Action: BindableAction>: Dripper where Action.State == State {
+  /// A leaf: it implements `reduce`.
+  public typealias Body = Never
+
+  /// A dripper that applies bindings.
+  @inlinable
+  public init() {}
+
+  /// Sets the field a binding action names; does nothing for other actions.
+  @inlinable
+  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    action.binding?.set(&state)
+    return .none
+  }
+}
