@@ -60,6 +60,19 @@ struct List: Dripper {
   }
 }
 
+/// A navigation stack of counters.
+struct Stack: Dripper {
+  struct State: Sendable { var path: StackState<Leaf.State> }
+  enum Action: Sendable { case path(StackAction<Leaf.State, Leaf.Action>) }
+
+  var body: some DripperOf<Self> {
+    EmptyDripper()
+      .forEach(\.path, action: CasePath(Action.path) { if case .path(let a) = $0 { a } else { nil } }) {
+        Leaf()
+      }
+  }
+}
+
 /// A form with a field set both ways: by a plain action and by a binding.
 struct BenchForm: Dripper {
   struct State: Sendable { var count = 0 }
@@ -196,6 +209,32 @@ func compositionRows(_ options: BenchmarkOptions) async -> [Row] {
     Row(
       group: group, name: "forEach over 100000 rows: the same element each time", nanoseconds: times[3],
       baseline: smallRow))
+
+  // A stack element action at depth 10 against a forEach element action in a list of 10.
+  let tenRows = list(10)
+  let stack = Station(initialState: Stack.State(path: StackState((0..<10).map { Leaf.State(id: $0) }))) {
+    Stack()
+  }
+  let navigationTimes = await measureInterleaved(
+    options, operations: m,
+    [
+      {
+        var last: PourTask?
+        for _ in 0..<m { last = tenRows.pour(.rows(.element(id: 9, action: .increase))) }
+        await last?.finish()
+      },
+      {
+        var last: PourTask?
+        for _ in 0..<m { last = stack.pour(.path(.element(id: 9, action: .increase))) }
+        await last?.finish()
+      },
+    ])
+  let listRow = "forEach over 10 rows: the last element's action"
+  rows.append(Row(group: group, name: listRow, nanoseconds: navigationTimes[0]))
+  rows.append(
+    Row(
+      group: group, name: "a stack 10 deep: the top element's action", nanoseconds: navigationTimes[1],
+      baseline: listRow, target: 1.5))
 
   // A binding against the plain action that sets the same field, through a Station, measured
   // interleaved: each pours one action made beforehand.

@@ -17,6 +17,9 @@ public struct Diagnostic: Sendable, CustomStringConvertible {
     /// An effect poured an action after its operation had returned, through a ``Pour`` that
     /// escaped it. The action is still reduced.
     case pourFromEndedEffect
+    /// `dismiss()` was called from a feature that is not presented (see ``DismissEffect``), or an
+    /// action arrived for a stack element that was popped: nothing was done.
+    case notPresented
     /// Anything else a dripper or a library reports.
     case other
   }

@@ -11,6 +11,10 @@ public struct DependencyValues: Sendable {
   @usableFromInline @TaskLocal static var current = DependencyValues(context: .live)
 
   @usableFromInline var storage: Storage
+  /// Whether the feature reading the values is presented: a field of its own, not an override,
+  /// because a presented child or stack element sets it for each of its actions, and an override
+  /// copies the overrides.
+  @usableFromInline var presented = false
 
   /// Live dependencies: the values a program uses when nothing overrides them.
   public init() {

@@ -158,7 +158,7 @@ package enum Dump {
   }
 
   /// The type's name without its module: `Todos.State`, not `TodosREPL.Todos.State`.
-  private static func name(of type: Any.Type) -> String {
+  package static func name(of type: Any.Type) -> String {
     let full = String(reflecting: type)
     guard let dot = full.firstIndex(of: "."), !full.hasPrefix("Swift.") else {
       return full.hasPrefix("Swift.") ? String(full.dropFirst(6)) : full

@@ -117,26 +117,31 @@ extension Dripper {
   ///
   /// For child actions the child runs first. When the state leaves the case, the child's effects
   /// are cancelled. An action that arrives while the state is in another case is ignored and
-  /// reported as a ``Diagnostic``.
+  /// reported as a ``Diagnostic``. Each `ifCaseLet` is a namespace of its own, told apart by where
+  /// it is written (`fileID`, `line` and `column`, which you never pass): two over the same child
+  /// type, for two cases, never cancel each other's effects.
   @inlinable
   public func ifCaseLet<ChildState, ChildAction, Child: Dripper>(
     _ toChildState: CasePath<State, ChildState>,
     action toChildAction: CasePath<Action, ChildAction>,
+    fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column,
     @DripperBuilder<ChildState, ChildAction> then child: () -> Child
   ) -> _IfCaseLetDripper<Self, Child> where ChildState == Child.State, ChildAction == Child.Action {
     _IfCaseLetDripper(
-      parent: self, toChildState: toChildState, toChildAction: toChildAction, child: child(), childID: nil)
+      parent: self, toChildState: toChildState, toChildAction: toChildAction, child: child(), childID: nil,
+      site: CallSite(fileID: fileID, line: line, column: column))
   }
 
   /// Runs a child feature with identifiable state while an enum-shaped state is in one case; a
   /// child replaced by one with another `id`, in the same case, is a new child.
   ///
-  /// As ``Dripper/ifCaseLet(_:action:then:)-7807n``, and when the parent replaces the child with one of another
+  /// As ``Dripper/ifCaseLet(_:action:fileID:line:column:then:)-7eqfc``, and when the parent replaces the child with one of another
   /// `id`, the old child's effects are cancelled and what they would still pour is dropped.
   @inlinable
   public func ifCaseLet<ChildState, ChildAction, Child: Dripper>(
     _ toChildState: CasePath<State, ChildState>,
     action toChildAction: CasePath<Action, ChildAction>,
+    fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column,
     @DripperBuilder<ChildState, ChildAction> then child: () -> Child
   ) -> _IfCaseLetDripper<Self, Child>
   where
@@ -144,11 +149,11 @@ extension Dripper {
   {
     _IfCaseLetDripper(
       parent: self, toChildState: toChildState, toChildAction: toChildAction, child: child(),
-      childID: { AnySendableHashable($0.id) })
+      childID: { AnySendableHashable($0.id) }, site: CallSite(fileID: fileID, line: line, column: column))
   }
 }
 
-/// A parent dripper with a child in one case of its state: see ``Dripper/ifCaseLet(_:action:then:)-7807n``.
+/// A parent dripper with a child in one case of its state: see ``Dripper/ifCaseLet(_:action:fileID:line:column:then:)-7eqfc``.
 public struct _IfCaseLetDripper<Parent: Dripper, Child: Dripper>: Dripper {
   /// A leaf: it implements `reduce`.
   public typealias Body = Never
@@ -159,18 +164,21 @@ public struct _IfCaseLetDripper<Parent: Dripper, Child: Dripper>: Dripper {
   @usableFromInline let child: Child
   /// The child's id, for identifiable children: a child of another id is another child.
   @usableFromInline let childID: (@Sendable (Child.State) -> AnySendableHashable)?
+  /// Where the `ifCaseLet` is written: its namespace, apart from its siblings'.
+  @usableFromInline let site: CallSite
 
   @inlinable
   init(
     parent: Parent, toChildState: CasePath<Parent.State, Child.State>,
     toChildAction: CasePath<Parent.Action, Child.Action>, child: Child,
-    childID: (@Sendable (Child.State) -> AnySendableHashable)?
+    childID: (@Sendable (Child.State) -> AnySendableHashable)?, site: CallSite
   ) {
     self.parent = parent
     self.toChildState = toChildState
     self.toChildAction = toChildAction
     self.child = child
     self.childID = childID
+    self.site = site
   }
 
   /// Runs the child for a child action while the state is in its case, then the parent; cancels
@@ -186,16 +194,19 @@ public struct _IfCaseLetDripper<Parent: Dripper, Child: Dripper>: Dripper {
       return effect
     }
     let missing = { Diagnostic.missingCase(of: Parent.State.self, for: action) }
+    let site = site
     guard let childID else {
       return parent.reduce(
         into: &state, action: action, withChild: toChildAction,
         identity: { toChildState.matches($0) ? true : nil }, runChild: runChild, missing: missing,
-        namespace: { _ in AnySendableHashable(ChildNamespace(Child.self)) })
+        namespace: { _ in AnySendableHashable(ChildNamespace(Child.self, id: AnySendableHashable(site))) })
     }
     return parent.reduce(
       into: &state, action: action, withChild: toChildAction,
       identity: { toChildState.extract($0).map(childID) }, runChild: runChild, missing: missing,
-      namespace: { AnySendableHashable(ChildNamespace(Child.self, id: $0)) })
+      namespace: {
+        AnySendableHashable(ChildNamespace(Child.self, id: AnySendableHashable(SitedID(site: site, id: $0))))
+      })
   }
 }
 
@@ -233,4 +244,54 @@ extension Dripper {
     }
     return effect
   }
+}
+
+/// Where a composition operator is written: what tells apart two siblings over the same child
+/// type.
+///
+/// The file is compared by the address of its literal, not its text: a body is built again for
+/// each action of a child with a `body`, and a site must cost nothing to make.
+@usableFromInline
+struct CallSite: Hashable, Sendable, CustomStringConvertible {
+  @usableFromInline let fileID: StaticString
+  @usableFromInline let line: UInt
+  @usableFromInline let column: UInt
+
+  @inlinable
+  init(fileID: StaticString, line: UInt, column: UInt) {
+    self.fileID = fileID
+    self.line = line
+    self.column = column
+  }
+
+  @usableFromInline
+  static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.line == rhs.line && lhs.column == rhs.column && lhs.fileID.utf8Start == rhs.fileID.utf8Start
+  }
+
+  @usableFromInline
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(UInt(bitPattern: fileID.utf8Start))
+    hasher.combine(line)
+    hasher.combine(column)
+  }
+
+  @usableFromInline
+  var description: String { "\(fileID):\(line):\(column)" }
+}
+
+/// A child's id at one call site.
+@usableFromInline
+struct SitedID: Hashable, Sendable, CustomStringConvertible {
+  @usableFromInline let site: CallSite
+  @usableFromInline let id: AnySendableHashable
+
+  @inlinable
+  init(site: CallSite, id: AnySendableHashable) {
+    self.site = site
+    self.id = id
+  }
+
+  @usableFromInline
+  var description: String { "\(id)" }
 }

@@ -1,0 +1,134 @@
+extension Dripper {
+  /// Runs the elements of a navigation stack: TCA's `forEach(\.path, action: \.path)`.
+  ///
+  /// ```swift
+  /// Drip { state, action in
+  ///   switch action {
+  ///   case .openTapped(let id):
+  ///     state.path.append(.detail(Detail.State(id: id)))
+  ///     return .none
+  ///   case .path(.element(id: _, action: .detail(.deleted))):
+  ///     state.path.removeAll()
+  ///     return .none
+  ///   case .path: return .none
+  ///   }
+  /// }
+  /// .forEach(\.path, action: .path) { Path() }
+  /// ```
+  ///
+  /// For `.element` actions the element runs first, then the parent. For `.popFrom(id:)` and
+  /// `.push(id:state:)` the parent runs first, then the stack changes. Whenever elements leave the
+  /// stack — popped by an action, by the parent, or by ``DismissEffect`` from inside an element —
+  /// their effects are cancelled and what they would still pour is dropped. In an element's
+  /// reductions and effects `@Dependency(\.isPresented)` is `true`, and `@Dependency(\.dismiss)`
+  /// pops it. An action for an id that is not on the stack is ignored and reported as a
+  /// ``Diagnostic``.
+  @inlinable
+  public func forEach<ElementState, ElementAction, Element: Dripper>(
+    _ toStack: any WritableKeyPath<State, StackState<ElementState>> & Sendable,
+    action toStackAction: CasePath<Action, StackAction<ElementState, ElementAction>>,
+    @DripperBuilder<ElementState, ElementAction> destination element: () -> Element
+  ) -> _StackDripper<Self, Element> where ElementState == Element.State, ElementAction == Element.Action {
+    _StackDripper(parent: self, toStack: toStack, toStackAction: toStackAction, element: element())
+  }
+}
+
+/// A parent dripper with a navigation stack: see ``Dripper/forEach(_:action:destination:)``.
+public struct _StackDripper<Parent: Dripper, Element: Dripper>: Dripper {
+  /// A leaf: it implements `reduce`.
+  public typealias Body = Never
+
+  @usableFromInline let parent: Parent
+  @usableFromInline let toStack: any WritableKeyPath<Parent.State, StackState<Element.State>> & Sendable
+  @usableFromInline let toStackAction: CasePath<Parent.Action, StackAction<Element.State, Element.Action>>
+  @usableFromInline let element: Element
+
+  @inlinable
+  init(
+    parent: Parent, toStack: any WritableKeyPath<Parent.State, StackState<Element.State>> & Sendable,
+    toStackAction: CasePath<Parent.Action, StackAction<Element.State, Element.Action>>, element: Element
+  ) {
+    self.parent = parent
+    self.toStack = toStack
+    self.toStackAction = toStackAction
+    self.element = element
+  }
+
+  /// Runs the element for its actions, then the parent, then pops or pushes; cancels the effects
+  /// of every element that left the stack.
+  @inlinable
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+    let stackAction = toStackAction.extract(action)
+    var effect = Effect<Parent.Action>.none
+    if case .element(let id, let elementAction) = stackAction {
+      effect = reduceElement(id, elementAction, in: &state[keyPath: toStack], for: action)
+    }
+    // The ids, to see which elements leave: an unchanged stack compares in constant time.
+    let before = state[keyPath: toStack].ids
+    effect = effect.merge(with: parent.reduce(into: &state, action: action))
+    switch stackAction {
+    case .popFrom(let id):
+      if state[keyPath: toStack].index(id: id) != nil {
+        state[keyPath: toStack].pop(from: id)
+      } else {
+        effect = effect.merge(with: .report(.missingStackElement(id, for: action)))
+      }
+    case .push(let id, let elementState):
+      if !state[keyPath: toStack].push(elementState, id: id) {
+        effect = effect.merge(with: .report(.duplicateStackElement(id, for: action)))
+      }
+    case .element, nil:
+      break
+    }
+    let after = state[keyPath: toStack].ids
+    guard before != after else { return effect }
+    let remaining = Set(after)
+    for id in before where !remaining.contains(id) {
+      effect = effect.merge(with: .cancelNamespace(namespace(id)))
+    }
+    return effect
+  }
+
+  @inlinable
+  func reduceElement(
+    _ id: StackElementID, _ elementAction: Element.Action, in stack: inout StackState<Element.State>,
+    for action: Parent.Action
+  ) -> Effect<Parent.Action> {
+    guard let position = stack.index(id: id) else {
+      return .report(.missingStackElement(id, for: action))
+    }
+    let element = element
+    let effect = DependencyValues.presenting {
+      element.reduce(into: &stack._elements[position], action: elementAction)
+    }
+    if effect.isNone { return .none }
+    let embed = toStackAction.embed
+    return effect.map { StackAction<Element.State, Element.Action>.element(id: id, action: $0) }
+      .dismissing(with: .popFrom(id: id))
+      .map(embed)
+      .namespaced(namespace(id))
+  }
+
+  @usableFromInline
+  func namespace(_ id: StackElementID) -> AnySendableHashable {
+    AnySendableHashable(ChildNamespace(toStack, id: AnySendableHashable(id)))
+  }
+}
+
+extension Diagnostic {
+  /// An action for a stack element that is not on the stack.
+  @usableFromInline
+  static func missingStackElement(_ id: StackElementID, for action: Any) -> Diagnostic {
+    Diagnostic(
+      .notPresented,
+      "ignored \(Dump.line(action)): no element of the stack has the id \(id) (it was popped: an "
+        + "effect may have outlived it, or the action was poured after it was popped)")
+  }
+
+  /// A push with an id the stack has already.
+  @usableFromInline
+  static func duplicateStackElement(_ id: StackElementID, for action: Any) -> Diagnostic {
+    Diagnostic(
+      .other, "ignored \(Dump.line(action)): an element of the stack has the id \(id) already")
+  }
+}

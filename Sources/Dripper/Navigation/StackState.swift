@@ -1,0 +1,197 @@
+/// The id of an element of a ``StackState``: given by the stack when the element is pushed, in
+/// order (0, 1, 2, …), never reused by that stack, so the same pushes give the same ids in every
+/// run and in tests.
+public struct StackElementID: Hashable, Sendable, Comparable, ExpressibleByIntegerLiteral,
+  CustomStringConvertible
+{
+  /// The element's number in its stack.
+  public let rawValue: Int
+
+  /// The id with number `rawValue`.
+  public init(rawValue: Int) { self.rawValue = rawValue }
+
+  /// The id with number `value`, for tests: `.element(id: 0, action: …)`.
+  public init(integerLiteral value: Int) { self.init(rawValue: value) }
+
+  /// Whether `lhs` was pushed before `rhs`.
+  public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+
+  /// `#0`, `#1`, …
+  public var description: String { "#\(rawValue)" }
+}
+
+/// The screens of a navigation stack: the state of each, bottom first, each with an id.
+///
+/// ```swift
+/// struct State: Equatable, Sendable {
+///   var path = StackState<Path.State>()
+/// }
+/// state.path.append(.detail(Detail.State(id: 7)))
+/// state.path.popLast()
+/// ```
+///
+/// A parent runs the elements with ``Dripper/forEach(_:action:destination:)``. Looking an element
+/// up by id searches from the top, where most actions go, so an action for the top of a stack
+/// costs the same at any depth.
+public struct StackState<Element: Sendable>: Sendable {
+  @usableFromInline var _ids: [StackElementID]
+  @usableFromInline var _elements: [Element]
+  /// The number the next pushed element gets.
+  @usableFromInline var nextID: Int
+
+  /// An empty stack.
+  public init() {
+    _ids = []
+    _elements = []
+    nextID = 0
+  }
+
+  /// A stack of `elements`, bottom first, with ids 0, 1, 2, …
+  public init(_ elements: some Sequence<Element>) {
+    self.init()
+    for element in elements { append(element) }
+  }
+
+  /// The ids, bottom first.
+  @inlinable
+  public var ids: [StackElementID] { _ids }
+
+  /// The position of the element with `id`, searching from the top.
+  @inlinable
+  public func index(id: StackElementID) -> Int? { _ids.lastIndex(of: id) }
+
+  /// The element with `id`, or `nil`; setting `nil` pops it and every element above it.
+  @inlinable
+  public subscript(id id: StackElementID) -> Element? {
+    get { index(id: id).map { _elements[$0] } }
+    set {
+      guard let position = index(id: id) else { return }
+      if let newValue {
+        _elements[position] = newValue
+      } else {
+        removeSuffix(from: position)
+      }
+    }
+    _modify {
+      guard let position = index(id: id) else {
+        var absent: Element? = nil
+        yield &absent
+        return
+      }
+      var element: Element? = _elements[position]
+      // Moved out and back, not copied: a change in place copies nothing the element holds.
+      defer {
+        if let element {
+          _elements[position] = element
+        } else {
+          removeSuffix(from: position)
+        }
+      }
+      yield &element
+    }
+  }
+
+  /// Pushes `element` on top; returns its id.
+  @inlinable
+  @discardableResult
+  public mutating func append(_ element: Element) -> StackElementID {
+    let id = StackElementID(rawValue: nextID)
+    nextID += 1
+    _ids.append(id)
+    _elements.append(element)
+    return id
+  }
+
+  /// Pushes `element` with `id`, as a ``StackAction/push(id:state:)`` does; returns whether it was
+  /// pushed (not when an element has `id` already).
+  @discardableResult
+  public mutating func push(_ element: Element, id: StackElementID) -> Bool {
+    guard index(id: id) == nil else { return false }
+    nextID = Swift.max(nextID, id.rawValue + 1)
+    _ids.append(id)
+    _elements.append(element)
+    return true
+  }
+
+  /// Pops the top element and returns it, or `nil` if the stack is empty.
+  @discardableResult
+  public mutating func popLast() -> Element? {
+    guard !_elements.isEmpty else { return nil }
+    _ids.removeLast()
+    return _elements.removeLast()
+  }
+
+  /// Pops the element with `id` and every element above it.
+  public mutating func pop(from id: StackElementID) {
+    if let position = index(id: id) { removeSuffix(from: position) }
+  }
+
+  /// Pops every element above the one with `id`.
+  public mutating func pop(to id: StackElementID) {
+    if let position = index(id: id) { removeSuffix(from: position + 1) }
+  }
+
+  /// Pops every element.
+  public mutating func removeAll() {
+    removeSuffix(from: 0)
+  }
+
+  @inlinable
+  mutating func removeSuffix(from position: Int) {
+    _ids.removeSubrange(position...)
+    _elements.removeSubrange(position...)
+  }
+}
+
+extension StackState: RandomAccessCollection {
+  /// The position of the bottom element.
+  public var startIndex: Int { 0 }
+
+  /// The position after the top element.
+  public var endIndex: Int { _elements.count }
+
+  /// The element at `position`, from the bottom.
+  public subscript(position: Int) -> Element { _elements[position] }
+}
+
+extension StackState: ExpressibleByArrayLiteral {
+  /// A stack of the elements, bottom first, with ids 0, 1, 2, …
+  public init(arrayLiteral elements: Element...) { self.init(elements) }
+}
+
+extension StackState: Equatable where Element: Equatable {
+  /// Whether two stacks hold equal elements with the same ids.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs._ids == rhs._ids && lhs._elements == rhs._elements
+  }
+}
+
+extension StackState: CustomReflectable {
+  /// Each element with its id, bottom first.
+  public var customMirror: Mirror {
+    Mirror(
+      self, children: zip(_ids, _elements).map { (label: $0.description, value: $1 as Any) },
+      displayStyle: .dictionary)
+  }
+}
+
+/// The actions of a navigation stack: an element's, a push, a pop.
+///
+/// ```swift
+/// case path(StackAction<Path.State, Path.Action>)
+/// …
+/// station.pour(.path(.element(id: 0, action: .detail(.saveTapped))))
+/// station.pour(.path(.popFrom(id: 0)))
+/// ```
+public enum StackAction<State: Sendable, Action: Sendable>: Sendable {
+  /// An action of the element with `id`.
+  case element(id: StackElementID, action: Action)
+  /// Pops the element with `id` and every element above it, after the parent has seen the action.
+  case popFrom(id: StackElementID)
+  /// Pushes `state` with `id`, after the parent has seen the action (a view's navigation link).
+  case push(id: StackElementID, state: State)
+}
+
+extension StackAction: Equatable where State: Equatable, Action: Equatable {}
+
+extension StackElementID: DumpsAsDescription {}

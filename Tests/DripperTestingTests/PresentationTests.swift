@@ -1,0 +1,229 @@
+import Dripper
+import DripperTesting
+import Testing
+
+/// A presented editor: an effect on the clock, a way to close itself, and a look at whether it is
+/// presented.
+struct SheetEditor: Dripper {
+  struct State: Equatable, Sendable {
+    var text = ""
+    var isPresented: Bool?
+  }
+  enum Action: Equatable, Sendable {
+    case startTicking
+    case tick
+    case closeTapped
+    case checkPresented
+  }
+
+  @Dependency(\.clock) var clock
+  @Dependency(\.dismiss) var dismiss
+  @Dependency(\.isPresented) var isPresented
+
+  var body: some DripperOf<Self> {
+    Drip { state, action in
+      switch action {
+      case .startTicking:
+        return .run { pour in
+          try await clock.sleep(for: .seconds(1))
+          await pour(.tick)
+        }
+      case .tick:
+        state.text += "."
+        return .none
+      case .closeTapped:
+        return .run { _ in await dismiss() }
+      case .checkPresented:
+        state.isPresented = isPresented
+        return .none
+      }
+    }
+  }
+}
+
+struct SheetHost: Dripper {
+  struct State: Equatable, Sendable {
+    @PresentationState var editor: SheetEditor.State? = nil
+    /// The `.dismiss` actions the host saw, each with the editor still there.
+    var dismissalsSeen = 0
+  }
+  enum Action: Equatable, Sendable {
+    case editTapped
+    case reopenTapped
+    case editor(PresentationAction<SheetEditor.Action>)
+  }
+
+  var body: some DripperOf<Self> {
+    Drip { state, action in
+      switch action {
+      case .editTapped:
+        state.editor = SheetEditor.State()
+        return .none
+      case .reopenTapped:
+        state.editor = nil
+        state.editor = SheetEditor.State(text: "again")
+        return .none
+      case .editor(.dismiss):
+        if state.editor != nil { state.dismissalsSeen += 1 }
+        return .none
+      case .editor:
+        return .none
+      }
+    }
+    .ifLet(\.$editor, action: .editor) { SheetEditor() }
+  }
+}
+
+extension CasePath<SheetHost.Action, PresentationAction<SheetEditor.Action>> {
+  static var editor: Self { Self(SheetHost.Action.editor) { if case .editor(let a) = $0 { a } else { nil } } }
+}
+
+@Suite struct PresentationTests {
+  @Test func dismissingFromTheParentCancelsTheChildsEffects() async {
+    let clock = TestClock()
+    let station = TestStation(initialState: SheetHost.State()) {
+      SheetHost()
+    } withDependencies: {
+      $0.clock = clock
+    }
+    await station.pour(.editTapped) { $0.editor = SheetEditor.State() }
+    await station.pour(.editor(.presented(.startTicking)))
+    await station.pour(.editor(.dismiss)) {
+      $0.dismissalsSeen = 1
+      $0.editor = nil
+    }
+    await clock.advance(by: .seconds(1))
+    // The tick was cancelled with the presentation: nothing to receive, nothing still running.
+    await station.finish()
+  }
+
+  @Test func aChildDismissesItselfThroughItsDependency() async {
+    let station = TestStation(initialState: SheetHost.State(editor: SheetEditor.State())) { SheetHost() }
+    await station.pour(.editor(.presented(.checkPresented))) { $0.editor?.isPresented = true }
+    await station.pour(.editor(.presented(.closeTapped)))
+    await station.receive(.editor(.dismiss)) {
+      $0.dismissalsSeen = 1
+      $0.editor = nil
+    }
+    await station.finish()
+  }
+
+  @Test func anEffectOfAnEarlierPresentationNeverReachesALaterOne() async {
+    let clock = TestClock()
+    let station = TestStation(initialState: SheetHost.State()) {
+      SheetHost()
+    } withDependencies: {
+      $0.clock = clock
+    }
+    await station.pour(.editTapped) { $0.editor = SheetEditor.State() }
+    await station.pour(.editor(.presented(.startTicking)))
+    await station.pour(.reopenTapped) { $0.editor = SheetEditor.State(text: "again") }
+    await clock.advance(by: .seconds(1))
+    await station.finish()
+  }
+
+  @Test func outsideAPresentationDismissIsADiagnosticAndIsPresentedIsFalse() async {
+    let station = TestStation(initialState: SheetEditor.State()) { SheetEditor() }
+    await station.pour(.checkPresented) { $0.isPresented = false }
+    await withKnownIssue {
+      await station.pour(.closeTapped)
+      await station.finish()
+    } matching: {
+      mentions("in a feature that is not presented: nothing was dismissed")($0)
+    }
+  }
+
+  @Test func anActionForAChildNotPresentedIsReported() async {
+    let station = TestStation(initialState: SheetHost.State()) { SheetHost() }
+    await withKnownIssue {
+      await station.pour(.editor(.presented(.tick)))
+    } matching: {
+      mentions("no SheetEditor.State is presented in SheetHost.State")($0)
+    }
+    await station.finish()
+  }
+}
+
+/// One optional enum for every destination of a screen, each scoped with `ifCaseLet`.
+struct Destination: Dripper {
+  enum State: Equatable, Sendable {
+    case confirm(Confirm.State)
+    case sheet(SheetEditor.State)
+  }
+  enum Action: Equatable, Sendable {
+    case confirm(Confirm.Action)
+    case sheet(SheetEditor.Action)
+  }
+
+  var body: some DripperOf<Self> {
+    EmptyDripper()
+      .ifCaseLet(
+        CasePath(State.confirm) { if case .confirm(let s) = $0 { s } else { nil } },
+        action: CasePath(Action.confirm) { if case .confirm(let a) = $0 { a } else { nil } }
+      ) { Confirm() }
+      .ifCaseLet(
+        CasePath(State.sheet) { if case .sheet(let s) = $0 { s } else { nil } },
+        action: CasePath(Action.sheet) { if case .sheet(let a) = $0 { a } else { nil } }
+      ) { SheetEditor() }
+  }
+}
+
+/// An alert-like destination: a button that dismisses it.
+struct Confirm: Dripper {
+  struct State: Equatable, Sendable { var message: String }
+  enum Action: Equatable, Sendable { case okTapped }
+
+  @Dependency(\.dismiss) var dismiss
+
+  var body: some DripperOf<Self> {
+    Drip { _, _ in .run { _ in await dismiss() } }
+  }
+}
+
+struct Screen: Dripper {
+  struct State: Equatable, Sendable {
+    @PresentationState var destination: Destination.State? = nil
+  }
+  enum Action: Equatable, Sendable {
+    case deleteTapped
+    case editTapped
+    case destination(PresentationAction<Destination.Action>)
+  }
+
+  var body: some DripperOf<Self> {
+    Drip { state, action in
+      switch action {
+      case .deleteTapped: state.destination = .confirm(Confirm.State(message: "Delete?"))
+      case .editTapped: state.destination = .sheet(SheetEditor.State())
+      case .destination: break
+      }
+      return .none
+    }
+    .ifLet(
+      \.$destination,
+      action: CasePath(Action.destination) { if case .destination(let a) = $0 { a } else { nil } }
+    ) { Destination() }
+  }
+}
+
+@Suite struct DestinationTests {
+  @Test func eachDestinationIsPresentedAndDismissesItself() async {
+    let clock = TestClock()
+    let station = TestStation(initialState: Screen.State()) {
+      Screen()
+    } withDependencies: {
+      $0.clock = clock
+    }
+    await station.pour(.deleteTapped) { $0.destination = .confirm(Confirm.State(message: "Delete?")) }
+    await station.pour(.destination(.presented(.confirm(.okTapped))))
+    await station.receive(.destination(.dismiss)) { $0.destination = nil }
+
+    await station.pour(.editTapped) { $0.destination = .sheet(SheetEditor.State()) }
+    await station.pour(.destination(.presented(.sheet(.startTicking))))
+    await station.pour(.destination(.presented(.sheet(.closeTapped))))
+    await station.receive(.destination(.dismiss)) { $0.destination = nil }
+    // The sheet's tick was cancelled with it.
+    await clock.advance(by: .seconds(1))
+    await station.finish()
+  }
+}

@@ -1,0 +1,104 @@
+import Dripper
+import DripperTesting
+import Testing
+
+/// A navigation stack of editors.
+struct EditorStack: Dripper {
+  struct State: Equatable, Sendable {
+    var path = StackState<SheetEditor.State>()
+  }
+  enum Action: Equatable, Sendable {
+    case open(String)
+    case closeAll
+    case path(StackAction<SheetEditor.State, SheetEditor.Action>)
+  }
+
+  var body: some DripperOf<Self> {
+    Drip { state, action in
+      switch action {
+      case .open(let text): state.path.append(SheetEditor.State(text: text))
+      case .closeAll: state.path.removeAll()
+      case .path: break
+      }
+      return .none
+    }
+    .forEach(\.path, action: .path) { SheetEditor() }
+  }
+}
+
+extension CasePath<EditorStack.Action, StackAction<SheetEditor.State, SheetEditor.Action>> {
+  static var path: Self { Self(EditorStack.Action.path) { if case .path(let a) = $0 { a } else { nil } } }
+}
+
+@Suite struct StackTests {
+  private func station(_ clock: TestClock) -> TestStation<EditorStack.State, EditorStack.Action> {
+    TestStation(initialState: EditorStack.State()) {
+      EditorStack()
+    } withDependencies: {
+      $0.clock = clock
+    }
+  }
+
+  @Test func poppingAnElementCancelsItsEffectsAndThoseAboveIt() async {
+    let clock = TestClock()
+    let station = station(clock)
+    for (index, text) in ["a", "b", "c"].enumerated() {
+      await station.pour(.open(text)) {
+        $0.path.append(SheetEditor.State(text: text))
+        #expect($0.path.ids.last == StackElementID(rawValue: index))
+      }
+    }
+    await station.pour(.path(.element(id: 0, action: .startTicking)))
+    await station.pour(.path(.element(id: 1, action: .startTicking)))
+    await station.pour(.path(.element(id: 2, action: .startTicking)))
+    await station.pour(.path(.popFrom(id: 1))) { $0.path.pop(from: 1) }
+    await clock.advance(by: .seconds(1))
+    // Only the element left on the stack ticks.
+    await station.receive(.path(.element(id: 0, action: .tick))) { $0.path[id: 0]?.text = "a." }
+    await station.finish()
+  }
+
+  @Test func dismissInsideAnElementPopsIt() async {
+    let station = station(TestClock())
+    await station.pour(.open("a")) { $0.path.append(SheetEditor.State(text: "a")) }
+    await station.pour(.path(.element(id: 0, action: .checkPresented))) { $0.path[id: 0]?.isPresented = true }
+    await station.pour(.path(.element(id: 0, action: .closeTapped)))
+    await station.receive(.path(.popFrom(id: 0))) { $0.path.removeAll() }
+    await station.finish()
+  }
+
+  @Test func theParentEmptyingTheStackCancelsEveryElement() async {
+    let clock = TestClock()
+    let station = station(clock)
+    await station.pour(.open("a")) { $0.path.append(SheetEditor.State(text: "a")) }
+    await station.pour(.path(.element(id: 0, action: .startTicking)))
+    await station.pour(.closeAll) { $0.path.removeAll() }
+    await clock.advance(by: .seconds(1))
+    await station.finish()
+  }
+
+  @Test func aPushTakesItsIDAndLaterAppendsFollowIt() async {
+    let station = station(TestClock())
+    await station.pour(.path(.push(id: 5, state: SheetEditor.State(text: "pushed")))) {
+      $0.path.push(SheetEditor.State(text: "pushed"), id: 5)
+    }
+    await station.pour(.open("next")) { $0.path.append(SheetEditor.State(text: "next")) }
+    #expect(station.state.path.ids == [5, 6])
+    await station.finish()
+  }
+
+  @Test func anActionForAPoppedElementIsReported() async {
+    let station = station(TestClock())
+    await withKnownIssue {
+      await station.pour(.path(.element(id: 3, action: .tick)))
+    } matching: {
+      mentions("no element of the stack has the id #3")($0)
+    }
+    await withKnownIssue {
+      await station.pour(.path(.popFrom(id: 3)))
+    } matching: {
+      mentions("no element of the stack has the id #3")($0)
+    }
+    await station.finish()
+  }
+}
