@@ -41,7 +41,8 @@ public final class Station<State: Sendable, Action: Sendable>: Sendable {
   /// - Parameters:
   ///   - initialState: The state the feature starts in.
   ///   - observers: Told of every action, transition and effect, of diagnostics (which then do
-  ///     not go to standard error), and of the Station's end. See ``DripperObserver``.
+  ///     not go to standard error), and of the Station's end. See ``DripperObserver``. With none,
+  ///     the Station reports to the ``DefaultObserver``, if one is set.
   ///   - dripper: The feature's logic.
   ///   - prepareDependencies: Changes the dependencies of this Station. It starts from those in
   ///     force where the Station is created.
@@ -54,6 +55,7 @@ public final class Station<State: Sendable, Action: Sendable>: Sendable {
   ) {
     var dependencies = DependencyValues.current
     prepareDependencies(&dependencies)
+    let observers = observers.isEmpty ? DefaultObserver.observers(for: State.self, Action.self) : observers
     let handler: StateHandler<State, Action>
     if observers.isEmpty {
       handler = StateHandler(initialState: initialState, dripper: dripper(), dependencies: dependencies)
