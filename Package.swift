@@ -26,7 +26,8 @@ let package = Package(
     .target(name: "DripperTesting", dependencies: ["Dripper"], swiftSettings: strict),
     .testTarget(name: "DripperTests", dependencies: ["Dripper", "DripperTesting"], swiftSettings: strict),
     .testTarget(name: "DripperTestingTests", dependencies: ["DripperTesting"], swiftSettings: strict),
-    .target(name: "REPLSupport", path: "Samples/REPLSupport", swiftSettings: strict),
+    .target(
+      name: "REPLSupport", dependencies: ["Dripper"], path: "Samples/REPLSupport", swiftSettings: strict),
     .executableTarget(
       name: "CounterREPL", dependencies: ["Dripper", "REPLSupport"], path: "Samples/CounterREPL",
       swiftSettings: strict),

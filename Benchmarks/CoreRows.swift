@@ -9,6 +9,7 @@ func allRows(_ options: BenchmarkOptions) async -> [Row] {
   if options.includes("dependencies") { rows += await dependencyRows(options) }
   if options.includes("observation") { rows += await observationRows(options) }
   if options.includes("entities") { rows += await entityRows(options) }
+  if options.includes("sharing") { rows += await sharingRows(options) }
   return rows
 }
 

@@ -1,4 +1,5 @@
 import Dispatch
+import Dripper
 import Synchronization
 
 /// The lines of standard input, read on a thread of their own so that a blocking read never holds
@@ -72,7 +73,7 @@ final class LineBuffer: Sendable {
   }
 
   private let capacity: Int
-  private let state = Mutex(State())
+  private let state = Lock(State())
   /// Signalled once to wake the parked reader.
   private let wake = DispatchSemaphore(value: 0)
 

@@ -65,6 +65,8 @@ public final actor StateHandler<State: Sendable, Action: Sendable> {
   ) {
     self.currentState = initialState
     self.reducer = dripper._reducer()
+    var dependencies = dependencies
+    dependencies.station = DependencyValues.nextStation()
     self.dependencies = dependencies
     self.onEnd = onEnd
     self.executor = Self.makeExecutor(for: dependencies)

@@ -22,7 +22,7 @@ public final class StationGroup<Message: Sendable>: Sendable {
   }
 
   /// The members in the order they were added, each with its number.
-  private let members = Mutex<(next: UInt64, list: [(number: UInt64, member: Member)])>((0, []))
+  private let members = Lock<(next: UInt64, list: [(number: UInt64, member: Member)])>((0, []))
 
   /// An empty group.
   public init() {}

@@ -83,7 +83,9 @@ struct RecordingDripper<Base: Dripper>: Dripper {
       }
     let values = dependencies.current
     let effect = withDependencies {
+      let station = $0.stationNumber
       $0 = values
+      $0.stationNumber = station
     } operation: {
       base.reduce(into: &state, action: action)
     }

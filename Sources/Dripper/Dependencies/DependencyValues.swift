@@ -15,6 +15,16 @@ public struct DependencyValues: Sendable {
   /// because a presented child or stack element sets it for each of its actions, and an override
   /// copies the overrides.
   @usableFromInline var presented = false
+  /// The number of the Station whose reductions these are in force for (0: none): what a
+  /// ``SharedValue`` tells its writer by, so that a Station is not sent back its own change.
+  @usableFromInline var station: UInt64 = 0
+
+  /// ``station``, for the test harness, which binds its own dependencies around each reduction
+  /// and must keep the Station's number.
+  package var stationNumber: UInt64 {
+    get { station }
+    set { station = newValue }
+  }
 
   /// Live dependencies: the values a program uses when nothing overrides them.
   public init() {
@@ -59,7 +69,9 @@ public struct DependencyValues: Sendable {
   /// Whether two sets of dependencies hold the same values (they were not changed since one was
   /// copied from the other).
   @usableFromInline
-  func isSame(as other: DependencyValues) -> Bool { storage === other.storage }
+  func isSame(as other: DependencyValues) -> Bool {
+    storage === other.storage && presented == other.presented && station == other.station
+  }
 
   /// Runs `body` with `values` in force.
   @usableFromInline

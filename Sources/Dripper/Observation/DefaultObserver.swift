@@ -46,4 +46,4 @@ public enum DefaultObserver {
   }
 }
 
-private let defaultObserver = Mutex<DripperObserver<any Sendable, any Sendable>?>(nil)
+private let defaultObserver = Lock<DripperObserver<any Sendable, any Sendable>?>(nil)
