@@ -10,6 +10,7 @@ func allRows(_ options: BenchmarkOptions) async -> [Row] {
   if options.includes("observation") { rows += await observationRows(options) }
   if options.includes("entities") { rows += await entityRows(options) }
   if options.includes("sharing") { rows += await sharingRows(options) }
+  if options.includes("commit") { rows += await commitRows(options) }
   return rows
 }
 

@@ -23,24 +23,32 @@ public struct Commit<State: Sendable>: Sendable, CustomStringConvertible {
   /// The name the commit is logged and tested by.
   public let name: String
   /// The change, and the effect it starts.
-  @usableFromInline let change: @Sendable (inout State) -> Effect<Commit<State>>
+  @usableFromInline let change: Change
+
+  /// A mutation, kept as it was given (wrapping it in a closure that returns `.none` would
+  /// allocate for every commit), or a change that returns an effect.
+  @usableFromInline
+  enum Change: Sendable {
+    case mutation(@Sendable (inout State) -> Void)
+    case effect(@Sendable (inout State) -> Effect<Commit<State>>)
+  }
 
   /// A commit that changes the state with `mutation`.
+  @inlinable
   public init(_ name: String, _ mutation: @escaping @Sendable (inout State) -> Void) {
     self.name = name
-    self.change = { state in
-      mutation(&state)
-      return .none
-    }
+    self.change = .mutation(mutation)
   }
 
   /// A commit that changes the state and returns an effect, as a reduction does.
+  @inlinable
   public init(_ name: String, effect change: @escaping @Sendable (inout State) -> Effect<Commit<State>>) {
     self.name = name
-    self.change = change
+    self.change = .effect(change)
   }
 
   /// A commit that replaces the whole state: bloc's `emit`.
+  @inlinable
   public static func emit(_ state: State) -> Self {
     Self("emit") { $0 = state }
   }
@@ -57,12 +65,19 @@ public struct Committing<State: Sendable>: Dripper {
   public typealias Body = Never
 
   /// A dripper that applies commits.
+  @inlinable
   public init() {}
 
   /// Applies the commit, and returns its effect.
   @inlinable
   public func reduce(into state: inout State, action: Commit<State>) -> Effect<Commit<State>> {
-    action.change(&state)
+    switch action.change {
+    case .mutation(let mutation):
+      mutation(&state)
+      return .none
+    case .effect(let change):
+      return change(&state)
+    }
   }
 }
 
@@ -76,6 +91,7 @@ extension Station where Action == Commit<State> {
   /// let settings = CommitStation(initialState: Settings())
   /// settings.commit("dark mode") { $0.isDark = true }
   /// ```
+  @inlinable
   public convenience init(
     initialState: State,
     observers: [DripperObserver<State, Action>] = [],
@@ -92,6 +108,7 @@ extension Station where Action == Commit<State> {
   /// station.commit("increase") { $0.count += 1 }
   /// ```
   @discardableResult
+  @inlinable
   public func commit(_ name: String = "commit", _ mutation: @escaping @Sendable (inout State) -> Void)
     -> PourTask
   {
@@ -99,6 +116,7 @@ extension Station where Action == Commit<State> {
   }
 
   /// Changes the state and starts the effect `change` returns, whose commits are reduced in turn.
+  @inlinable
   @discardableResult
   public func commit(
     _ name: String = "commit", effect change: @escaping @Sendable (inout State) -> Effect<Action>
@@ -108,6 +126,7 @@ extension Station where Action == Commit<State> {
 
   /// Replaces the whole state: bloc's `emit`.
   @discardableResult
+  @inlinable
   public func emit(_ state: State) -> PourTask {
     pour(.emit(state))
   }
