@@ -42,4 +42,11 @@ status=0
 [ "$status" -eq 2 ] || { echo "FAILED: a bad flag exited with $status, not 2" >&2; exit 1; }
 printf '%s\n' "error: unknown option '--bogus'" "usage: CounterREPL [--seed N] [--help]" > "$work/expected-errors"
 check "bad-flag errors" "$work/expected-errors" "$work/errors"
+# Typed at a terminal with the output redirected: no banner, no prompt, no cursor control in the
+# file (script(1) gives the REPL a pseudo-terminal for its input).
+if command -v script > /dev/null; then
+  printf '%s\n' '+' 'quit' | script -qec "'$binary' > '$work/tty-output'" /dev/null > /dev/null 2>&1
+  printf '%s\n' 'count: 1' > "$work/expected-output"
+  check "output redirected from a terminal session" "$work/expected-output" "$work/tty-output"
+fi
 echo "CounterREPL session: output, errors and exit status as expected"

@@ -8,6 +8,28 @@ import Synchronization
   import Darwin
 #endif
 
+/// How a REPL talks to the terminal.
+public struct TerminalMode: Equatable, Sendable {
+  /// A mode, as given.
+  public init(isInteractive: Bool, usesColor: Bool) {
+    self.isInteractive = isInteractive
+    self.usesColor = usesColor
+  }
+
+  /// Whether to show a prompt and a banner, and redraw the prompt around late output.
+  public let isInteractive: Bool
+  /// Whether output may use ANSI colours.
+  public let usesColor: Bool
+
+  /// The mode for these standard streams: interactive only when a person types at a terminal
+  /// *and* reads the output on one (a redirected output gets no prompt and no cursor control);
+  /// colour only on a terminal, and never when `NO_COLOR` is set to anything but the empty
+  /// string (no-color.org).
+  public static func decide(inputIsTerminal: Bool, outputIsTerminal: Bool, noColor: Bool) -> TerminalMode {
+    TerminalMode(isInteractive: inputIsTerminal && outputIsTerminal, usesColor: outputIsTerminal && !noColor)
+  }
+}
+
 /// Where a REPL writes: standard output and standard error, or, in tests, memory.
 ///
 /// In an interactive session it keeps track of the prompt, so that a line arriving while the user
@@ -35,11 +57,14 @@ public final class Console: Sendable {
     self.writeError = error
   }
 
-  /// The process's standard output and error; interactive when standard input is a terminal.
+  /// The process's standard output and error, in the mode ``TerminalMode/decide(inputIsTerminal:outputIsTerminal:noColor:)``
+  /// chooses for them.
   public static func standard(prompt: String) -> Console {
-    Console(
-      prompt: prompt, isInteractive: isatty(STDIN_FILENO) == 1,
-      usesColor: isatty(STDOUT_FILENO) == 1 && getenv("NO_COLOR") == nil,
+    let mode = TerminalMode.decide(
+      inputIsTerminal: isatty(STDIN_FILENO) == 1, outputIsTerminal: isatty(STDOUT_FILENO) == 1,
+      noColor: getenv("NO_COLOR").map { $0.pointee != 0 } ?? false)
+    return Console(
+      prompt: prompt, isInteractive: mode.isInteractive, usesColor: mode.usesColor,
       output: { write($0, to: STDOUT_FILENO) },
       error: { write($0, to: STDERR_FILENO) })
   }
