@@ -32,6 +32,7 @@ status=0
 [ "$status" -eq 0 ] || { echo "FAILED: TodosREPL exited with $status" >&2; exit 1; }
 
 cat > "$work/expected-output" <<EOF_OUTPUT
+no file at $work/todos.json yet: starting with an empty list; 'save' creates it
 1. [ ] Buy milk
 1 todo, 0 done
 1. [ ] Buy milk
@@ -72,6 +73,33 @@ check "standard output" "$work/expected-output" "$work/output"
 check "standard error" "$work/expected-errors" "$work/errors"
 grep -q '"title" : "Call dad"' "$work/todos.json" || { echo "FAILED: the saved file lacks the renamed todo" >&2; exit 1; }
 ls "$work" | grep -q '\.tmp-' && { echo "FAILED: a temporary file was left behind" >&2; exit 1; }
+
+# Files: no default without HOME; a file this session did not load or create is replaced only with
+# --force; saving onto a symbolic link updates its target; errors name the real cause.
+echo keep > "$work/other.json"
+printf '{"version": 1, "todos": []}' > "$work/target.json"
+ln -s target.json "$work/link.json"
+printf '%s\n' 'save' 'add X' "save $work/other.json" "save --force $work/other.json" 'load /dev/null' \
+  | env -u HOME "$binary" > "$work/output" 2> "$work/errors"
+printf '%s\n' 'add Y' 'save' | "$binary" --file "$work/link.json" >> "$work/output" 2>> "$work/errors"
+cat > "$work/expected-output" <<EOF_OUTPUT
+1. [ ] X
+1 todo, 0 done
+saved 1 todo to $work/other.json
+loaded 0 todos from $work/link.json
+1. [ ] Y
+1 todo, 0 done
+saved 1 todo to $work/link.json
+EOF_OUTPUT
+cat > "$work/expected-errors" <<EOF_ERRORS
+error: HOME is not set, so there is no default file: give a path (save PATH), or start with --file PATH
+error: $work/other.json exists and this session did not load or create it: 'save --force PATH' replaces it
+error: /dev/null is not a todo list: the file is not valid JSON
+EOF_ERRORS
+check "file safety output" "$work/expected-output" "$work/output"
+check "file safety errors" "$work/expected-errors" "$work/errors"
+[ -L "$work/link.json" ] || { echo "FAILED: saving onto a link replaced the link" >&2; exit 1; }
+grep -q '"title" : "Y"' "$work/target.json" || { echo "FAILED: saving onto a link did not update its target" >&2; exit 1; }
 
 status=0
 "$binary" --nope < /dev/null > /dev/null 2> "$work/errors" || status=$?

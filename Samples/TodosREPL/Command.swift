@@ -17,6 +17,8 @@ enum Command: Equatable, Sendable {
   case redo
   case list
   case save(String?)
+  /// `save --force`: replaces a file this session did not load or create.
+  case forceSave(String?)
   case load(String?)
   case wait
   case help
@@ -39,7 +41,7 @@ enum Command: Equatable, Sendable {
     ("search [TEXT]", "show the todos whose title contains TEXT (no TEXT: all)"),
     ("undo, redo", "undo or redo the last change to the list"),
     ("list", "show the list"),
-    ("save [PATH], load [PATH]", "save or load the list as JSON (default: ~/.todos.json)"),
+    ("save [--force] [PATH], load [PATH]", "save or load the list as JSON (default: ~/.todos.json)"),
     ("wait", "wait for pending work, such as a search"),
     ("help", "show this list"),
     ("quit", "leave (so does end of input)"),
@@ -101,7 +103,13 @@ enum Command: Equatable, Sendable {
     case "undo": return noArguments(.undo)
     case "redo": return noArguments(.redo)
     case "list", "ls": return noArguments(.list)
-    case "save": return .success(.save(rest.isEmpty ? nil : rest))
+    case "save":
+      if rest == "--force" { return .success(.forceSave(nil)) }
+      if rest.hasPrefix("--force ") {
+        let path = rest.dropFirst("--force ".count).trimmingCharacters(in: .whitespaces)
+        return .success(.forceSave(path.isEmpty ? nil : path))
+      }
+      return .success(.save(rest.isEmpty ? nil : rest))
     case "load": return .success(.load(rest.isEmpty ? nil : rest))
     case "wait": return noArguments(.wait)
     case "help", "?": return noArguments(.help)

@@ -3,14 +3,40 @@ import REPLSupport
 
 /// Saving and loading a todo list as JSON.
 enum Persistence {
-  /// `~/.todos.json`, or `.todos.json` where there is no home directory.
-  static var defaultPath: String {
-    let home = ProcessInfo.processInfo.environment["HOME"] ?? FileManager.default.currentDirectoryPath
-    return (home as NSString).appendingPathComponent(".todos.json")
+  /// `~/.todos.json`; an error where `HOME` is not set (the current directory is no place to
+  /// write a list the user did not name).
+  static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> Result<
+    String, PersistenceError
+  > {
+    guard let home = environment["HOME"], !home.isEmpty else {
+      return .failure(
+        PersistenceError(
+          "HOME is not set, so there is no default file: give a path (save PATH), or start with --file PATH"))
+    }
+    return .success((home as NSString).appendingPathComponent(".todos.json"))
   }
 
-  /// Writes the document atomically: to a temporary file beside `path`, then renamed over it, so
-  /// that a crash during the write never leaves a half-written file.
+  /// Whether a file (or a link to one) is at `path`.
+  static func exists(_ path: String) -> Bool {
+    var status = stat()
+    return lstat(path, &status) == 0
+  }
+
+  /// The path a write to `path` must replace: the target of a symbolic link, followed, so that
+  /// saving onto a link updates the file it points to instead of replacing the link.
+  static func writeTarget(of path: String) -> String {
+    var status = stat()
+    guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK, let resolved = realpath(path, nil)
+    else {
+      return path
+    }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
+  /// Writes the document atomically: to a temporary file beside the target, then renamed over
+  /// it, so that a crash during the write never leaves a half-written file. Errors name the cause
+  /// the system gave for the step that failed.
   static func save(_ document: Document, to path: String) -> Result<Void, PersistenceError> {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -20,34 +46,71 @@ enum Persistence {
     } catch {
       return .failure(PersistenceError("cannot encode the list: \(error)"))
     }
-    let temporary = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
-    guard FileManager.default.createFile(atPath: temporary, contents: data) else {
-      return .failure(
+    let target = writeTarget(of: path)
+    func failure(_ code: Int32) -> Result<Void, PersistenceError> {
+      .failure(
         PersistenceError(
-          "cannot write \(path.shownInMessage(limit: 100)): \(String(cString: strerror(errno)))"))
+          "cannot write \(path.shownInMessage(limit: 100)): \(String(cString: strerror(code)))"))
     }
-    guard rename(temporary, path) == 0 else {
-      let reason = String(cString: strerror(errno))
+    let temporary = target + ".tmp-\(getpid())"
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    guard descriptor >= 0 else { return failure(errno) }
+    let bytes = [UInt8](data)
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+      if written < 0 {
+        let code = errno
+        if code == EINTR { continue }
+        close(descriptor)
+        unlink(temporary)
+        return failure(code)
+      }
+      offset += written
+    }
+    guard fsync(descriptor) == 0, close(descriptor) == 0 else {
+      let code = errno
       unlink(temporary)
-      return .failure(PersistenceError("cannot write \(path.shownInMessage(limit: 100)): \(reason)"))
+      return failure(code)
+    }
+    guard rename(temporary, target) == 0 else {
+      let code = errno
+      unlink(temporary)
+      return failure(code)
     }
     return .success(())
   }
 
-  /// Reads a document, or explains in one line why it cannot.
+  /// Reads a document, or explains in one line why it cannot, with the cause the system gave.
   static func load(from path: String) -> Result<Document, PersistenceError> {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      return .failure(PersistenceError("no file at \(path.shownInMessage(limit: 100))"))
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else {
+      let code = errno
+      if code == ENOENT { return .failure(PersistenceError("no file at \(path.shownInMessage(limit: 100))")) }
+      return .failure(
+        PersistenceError("cannot read \(path.shownInMessage(limit: 100)): \(String(cString: strerror(code)))")
+      )
     }
-    guard !isDirectory.boolValue else {
+    defer { close(descriptor) }
+    var status = stat()
+    if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
       return .failure(PersistenceError("\(path.shownInMessage(limit: 100)) is a directory"))
     }
-    guard let data = FileManager.default.contents(atPath: path) else {
-      return .failure(
-        PersistenceError("cannot read \(path.shownInMessage(limit: 100)): permission denied or unreadable"))
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count == 0 { break }
+      if count < 0 {
+        let code = errno
+        if code == EINTR { continue }
+        return .failure(
+          PersistenceError(
+            "cannot read \(path.shownInMessage(limit: 100)): \(String(cString: strerror(code)))"))
+      }
+      bytes += chunk[0..<count]
     }
-    return decode(data, from: path)
+    return decode(Data(bytes), from: path)
   }
 
   /// Reads a document from the bytes of the file at `path`, or explains in one line why they are

@@ -4,8 +4,11 @@ import REPLSupport
 /// A Todos session: reads commands, pours their actions, writes the list each time it changes.
 struct Session {
   let console: Console
-  /// Where `save` and `load` go without a path.
-  let defaultPath: String
+  /// Where `save` and `load` go without a path, or why there is no such place.
+  let defaultPath: Result<String, PersistenceError>
+  /// Whether to load `defaultPath` before the first command (`--file PATH`); a missing file is
+  /// an empty list, said so.
+  var loadsAtStart = false
   /// Changes the Station's dependencies: a test clock, predictable ids.
   let dependencies: @Sendable (inout DependencyValues) -> Void
 
@@ -28,6 +31,20 @@ struct Session {
       console.line(Rendering.view(of: await station.state, colors: colors))
     }
     var pending: [PourTask] = []
+    // The files this session loaded or created: `save` replaces no other without `--force`.
+    var known: Set<String> = []
+    if loadsAtStart, case .success(let path) = defaultPath {
+      if Persistence.exists(path) {
+        switch await execute(.load(nil), on: station, pending: &pending, known: &known) {
+        case .failure(let error): console.error("error: \(error)")
+        case .success(let message?): console.line(message)
+        case .success(nil): break
+        }
+      } else {
+        known.insert(path)
+        console.line("no file at \(path.shownSafely()) yet: starting with an empty list; 'save' creates it")
+      }
+    }
     console.showPrompt()
     for await line in lines {
       console.leavePrompt()
@@ -46,7 +63,7 @@ struct Session {
         command = parsed
       }
       if command == .quit { break }
-      switch await execute(command, on: station, pending: &pending) {
+      switch await execute(command, on: station, pending: &pending, known: &known) {
       case .failure(let error): console.error("error: \(error)")
       case .success(let message?): console.line(message)
       case .success(nil): break
@@ -60,9 +77,15 @@ struct Session {
     for task in pending { await task.finish() }
   }
 
+  /// The file a `save` or `load` of `path` means: `path`, or the default one.
+  private func file(_ path: String?) -> Result<String, CommandError> {
+    if let path { return .success(path) }
+    return defaultPath.mapError { CommandError($0.message) }
+  }
+
   /// Does one command; returns a message to show, or why it could not be done.
   private func execute(
-    _ command: Command, on station: StationOf<Todos>, pending: inout [PourTask]
+    _ command: Command, on station: StationOf<Todos>, pending: inout [PourTask], known: inout Set<String>
   ) async -> Result<String?, CommandError> {
     let state = await station.state
     func row(_ number: Int) -> Result<Row.State, CommandError> {
@@ -106,18 +129,35 @@ struct Session {
       return state.history.canRedo ? pour(.redo) : .failure(CommandError("nothing to redo"))
     case .list:
       return .success(Rendering.view(of: state, colors: console.usesColor))
-    case .save(let path):
-      let path = path ?? defaultPath
-      return Persistence.save(state.document, to: path)
+    case .save(let path), .forceSave(let path):
+      let resolved: String
+      switch file(path) {
+      case .failure(let error): return .failure(error)
+      case .success(let file): resolved = file
+      }
+      if command == .save(path), Persistence.exists(resolved), !known.contains(resolved) {
+        return .failure(
+          CommandError(
+            "\(resolved.shownInMessage(limit: 100)) exists and this session did not load or create it: "
+              + "'save --force\(path == nil ? "" : " PATH")' replaces it"))
+      }
+      return Persistence.save(state.document, to: resolved)
         .map {
-          "saved \(state.rows.count) \(state.rows.count == 1 ? "todo" : "todos") to \(path.shownSafely())"
+          known.insert(resolved)
+          return
+            "saved \(state.rows.count) \(state.rows.count == 1 ? "todo" : "todos") to \(resolved.shownSafely())"
         }
         .mapError { CommandError($0.message) }
-    case .load(let path):
-      let path = path ?? defaultPath
+    case .load(let given):
+      let path: String
+      switch file(given) {
+      case .failure(let error): return .failure(error)
+      case .success(let file): path = file
+      }
       switch Persistence.load(from: path) {
       case .failure(let error): return .failure(CommandError(error.message))
       case .success(let document):
+        known.insert(path)
         await station.pour(.replaceAll(document)).finish()
         return .success(
           "loaded \(document.todos.count) \(document.todos.count == 1 ? "todo" : "todos") from \(path.shownSafely())"

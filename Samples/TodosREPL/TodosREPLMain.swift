@@ -8,6 +8,8 @@ import REPLSupport
 
 #if !FUZZING
   /// `swift run TodosREPL [--file PATH]`: a todo list composed of small features, in the terminal.
+  /// `--file PATH` loads PATH at start (a missing file starts an empty list) and makes it where
+  /// `save` and `load` go.
   @main
   enum TodosREPLMain {
     static func main() async {
@@ -21,7 +23,10 @@ import REPLSupport
         console.line(Options.usage)
         console.line(Rendering.help)
       case .success(let options):
-        let session = Session(console: console, defaultPath: options.file ?? Persistence.defaultPath) { _ in }
+        var session = Session(
+          console: console, defaultPath: options.file.map { .success($0) } ?? Persistence.defaultPath()
+        ) { _ in }
+        session.loadsAtStart = options.file != nil
         await session.run(StandardInput.lines())
       }
     }

@@ -141,6 +141,35 @@ func makeStation(_ state: Todos.State = Todos.State()) -> (TestStation<Todos.Sta
     #expect(InputInvariants.renderingViolations(of: document).isEmpty)
   }
 
+  /// Before, with HOME unset the list went to the current directory.
+  @Test func withoutHomeThereIsNoDefaultFile() throws {
+    #expect(throws: PersistenceError.self) { try Persistence.defaultPath(environment: [:]).get() }
+    #expect(try Persistence.defaultPath(environment: ["HOME": "/home/a"]).get() == "/home/a/.todos.json")
+  }
+
+  /// Before, saving onto a link replaced the link with a file and left its target as it was.
+  @Test func savingOntoALinkUpdatesItsTarget() throws {
+    let target = temporaryPath("target.json")
+    let link = temporaryPath("link.json")
+    defer {
+      try? FileManager.default.removeItem(atPath: target)
+      try? FileManager.default.removeItem(atPath: link)
+    }
+    try Persistence.save(Document(todos: []), to: target).get()
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+    let document = Document(todos: [Row.State(id: id(1), title: "Milk", isDone: false)])
+    try Persistence.save(document, to: link).get()
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+    #expect(try Persistence.load(from: target).get() == document)
+  }
+
+  /// Before, `load /dev/null` said "permission denied or unreadable".
+  @Test func errorsNameTheRealCause() {
+    #expect(
+      Persistence.load(from: "/dev/null")
+        == .failure(PersistenceError("/dev/null is not a todo list: the file is not valid JSON")))
+  }
+
   @Test func aMissingFileIsOneLine() {
     let path = temporaryPath("missing.json")
     #expect(Persistence.load(from: path) == .failure(PersistenceError("no file at \(path)")))
@@ -210,6 +239,7 @@ func makeStation(_ state: Todos.State = Todos.State()) -> (TestStation<Todos.Sta
     ("search mi", .search("mi")),
     ("search", .search("")), ("undo", .undo), ("redo", .redo), ("list", .list), ("save", .save(nil)),
     ("save /tmp/x.json", .save("/tmp/x.json")), ("load", .load(nil)), ("wait", .wait), ("quit", .quit),
+    ("save --force", .forceSave(nil)), ("save --force /tmp/x.json", .forceSave("/tmp/x.json")),
   ])
   func commandsParse(line: String, command: Command) throws {
     #expect(try Command.parse(line).get() == command)
@@ -247,7 +277,7 @@ func makeStation(_ state: Todos.State = Todos.State()) -> (TestStation<Todos.Sta
     let (lines, continuation) = AsyncStream.makeStream(of: String.self)
     for line in ["undo", "redo", "text Draft", "commit"] { continuation.yield(line) }
     continuation.finish()
-    let session = Session(console: console, defaultPath: "/nonexistent/todos.json") {
+    let session = Session(console: console, defaultPath: .success("/nonexistent/todos.json")) {
       $0.clock = ImmediateClock()
     }
     await session.run(lines)
@@ -275,7 +305,7 @@ func makeStation(_ state: Todos.State = Todos.State()) -> (TestStation<Todos.Sta
       continuation.yield(line)
     }
     continuation.finish()
-    let session = Session(console: console, defaultPath: "/nonexistent/todos.json") {
+    let session = Session(console: console, defaultPath: .success("/nonexistent/todos.json")) {
       $0.clock = ImmediateClock()
     }
     await session.run(lines)
