@@ -59,6 +59,7 @@ saved 2 todos to $work/todos.json
 1 todo, 0 done · showing done
 1. [x] Buy milk
 2 todos, 1 done · showing done
+undone: "Buy milk" added
 loaded 2 todos from $work/todos.json
 1. [x] Buy milk
 2 todos, 1 done · showing done · search "mil"
@@ -73,6 +74,21 @@ check "standard output" "$work/expected-output" "$work/output"
 check "standard error" "$work/expected-errors" "$work/errors"
 grep -q '"title" : "Call dad"' "$work/todos.json" || { echo "FAILED: the saved file lacks the renamed todo" >&2; exit 1; }
 ls "$work" | grep -q '\.tmp-' && { echo "FAILED: a temporary file was left behind" >&2; exit 1; }
+
+# A search as the last piped command is not lost: the end of input waits for it; 'filter' alone
+# says which filter is on.
+printf '%s\n' 'add Apples' 'add Pears' 'filter' 'search pe' | "$binary" > "$work/output" 2> "$work/errors"
+cat > "$work/expected-output" <<EOF_OUTPUT
+1. [ ] Apples
+1 todo, 0 done
+1. [ ] Apples
+2. [ ] Pears
+2 todos, 0 done
+showing all todos
+1. [ ] Pears
+2 todos, 0 done · search "pe"
+EOF_OUTPUT
+check "a search at the end of input" "$work/expected-output" "$work/output"
 
 # Files: no default without HOME; a file this session did not load or create is replaced only with
 # --force; saving onto a symbolic link updates its target; errors name the real cause.

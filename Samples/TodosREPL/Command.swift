@@ -12,6 +12,8 @@ enum Command: Equatable, Sendable {
   case discard
   case clearDone
   case filter(Todos.Filter)
+  /// `filter` alone: says which filter is on.
+  case showFilter
   case search(String)
   case undo
   case redo
@@ -37,7 +39,7 @@ enum Command: Equatable, Sendable {
     ("text TITLE", "change the editor's draft"),
     ("commit, discard", "close the editor, keeping or dropping the draft"),
     ("clear-done", "remove the todos that are done"),
-    ("filter all|active|done", "show some todos only"),
+    ("filter [all|active|done]", "show some todos only (no argument: say which)"),
     ("search [TEXT]", "show the todos whose title contains TEXT (no TEXT: all)"),
     ("undo, redo", "undo or redo the last change to the list"),
     ("list", "show the list"),
@@ -95,6 +97,7 @@ enum Command: Equatable, Sendable {
     case "discard": return noArguments(.discard)
     case "clear-done": return noArguments(.clearDone)
     case "filter":
+      if rest.isEmpty { return .success(.showFilter) }
       guard let filter = Todos.Filter(rawValue: rest.lowercased()) else {
         return .failure(CommandError("'filter' takes all, active or done, not '\(rest.shownInMessage())'"))
       }

@@ -1,3 +1,4 @@
+import Dripper
 import REPLSupport
 
 /// How the Todos REPL shows the list.
@@ -29,6 +30,19 @@ enum Rendering {
         "editing a hidden todo: \"\(editor.draft.shownSafely())\" (text TITLE, then commit or discard)")
     }
     return lines.joined(separator: "\n")
+  }
+
+  /// What changed between two lists, in words: `"Buy milk" added, "Call mom" changed`.
+  static func change(from old: IdentifiedArrayOf<Row.State>, to new: IdentifiedArrayOf<Row.State>) -> String {
+    var parts: [String] = []
+    for row in new where old[id: row.id] == nil { parts.append("\"\(row.title.shownSafely())\" added") }
+    for row in old where new[id: row.id] == nil { parts.append("\"\(row.title.shownSafely())\" removed") }
+    for row in new where old[id: row.id].map({ $0 != row }) ?? false {
+      parts.append("\"\(row.title.shownSafely())\" changed")
+    }
+    if parts.isEmpty { return "the order of the list changed" }
+    let shown = parts.prefix(3).joined(separator: ", ")
+    return parts.count > 3 ? shown + ", and \(parts.count - 3) more" : shown
   }
 
   /// The list of commands.

@@ -31,6 +31,9 @@ struct Session {
       console.line(Rendering.view(of: await station.state, colors: colors))
     }
     var pending: [PourTask] = []
+    // `quit` drops what is pending; the end of the input lets it finish (a piped `search` as the
+    // last command still shows its result).
+    var quitting = false
     // The files this session loaded or created: `save` replaces no other without `--force`.
     var known: Set<String> = []
     if loadsAtStart, case .success(let path) = defaultPath {
@@ -62,7 +65,10 @@ struct Session {
       case .success(let parsed):
         command = parsed
       }
-      if command == .quit { break }
+      if command == .quit {
+        quitting = true
+        break
+      }
       switch await execute(command, on: station, pending: &pending, known: &known) {
       case .failure(let error): console.error("error: \(error)")
       case .success(let message?): console.line(message)
@@ -73,7 +79,7 @@ struct Session {
       console.showPrompt()
     }
     if console.isInteractive { console.line("") }
-    for task in pending { task.cancel() }
+    if quitting { for task in pending { task.cancel() } }
     for task in pending { await task.finish() }
   }
 
@@ -123,10 +129,17 @@ struct Session {
     case .search(let query):
       pending.append(station.pour(.queryChanged(query)))
       return .success(nil)
-    case .undo:
-      return state.history.canUndo ? pour(.undo) : .failure(CommandError("nothing to undo"))
-    case .redo:
-      return state.history.canRedo ? pour(.redo) : .failure(CommandError("nothing to redo"))
+    case .showFilter:
+      return .success("showing \(state.filter.rawValue) todos")
+    case .undo, .redo:
+      let isUndo = command == .undo
+      guard isUndo ? state.history.canUndo : state.history.canRedo else {
+        return .failure(CommandError(isUndo ? "nothing to undo" : "nothing to redo"))
+      }
+      // Said in words, since the filter or the search may hide what changed.
+      await station.pour(isUndo ? .undo : .redo).finish()
+      let change = Rendering.change(from: state.rows, to: await station.state.rows)
+      return .success("\(isUndo ? "undone" : "redone"): \(change)")
     case .list:
       return .success(Rendering.view(of: state, colors: console.usesColor))
     case .save(let path), .forceSave(let path):

@@ -240,6 +240,7 @@ func makeStation(_ state: Todos.State = Todos.State()) -> (TestStation<Todos.Sta
     ("search", .search("")), ("undo", .undo), ("redo", .redo), ("list", .list), ("save", .save(nil)),
     ("save /tmp/x.json", .save("/tmp/x.json")), ("load", .load(nil)), ("wait", .wait), ("quit", .quit),
     ("save --force", .forceSave(nil)), ("save --force /tmp/x.json", .forceSave("/tmp/x.json")),
+    ("filter", .showFilter),
   ])
   func commandsParse(line: String, command: Command) throws {
     #expect(try Command.parse(line).get() == command)
@@ -317,6 +318,7 @@ func makeStation(_ state: Todos.State = Todos.State()) -> (TestStation<Todos.Sta
         1 todo, 1 done
         1. [ ] Milk
         1 todo, 0 done
+        undone: "Milk" changed
         1. [ ] Milk
         1 todo, 0 done
 
