@@ -49,4 +49,46 @@ if command -v script > /dev/null; then
   printf '%s\n' 'count: 1' > "$work/expected-output"
   check "output redirected from a terminal session" "$work/expected-output" "$work/tty-output"
 fi
+# Ctrl-C (SIGINT) while a fact is computed cancels it and the session goes on; two in a row at an
+# idle prompt leave with 130. Each step waits, at most 10 s, for the line that shows it happened.
+wait_for() {  # wait_for PATTERN [N]: until the output has N (default 1) lines matching PATTERN
+  for _ in $(seq 1 100); do
+    [ "$(grep -c "$1" "$work/int-output" || true)" -ge "${2:-1}" ] && return 0
+    sleep 0.1
+  done
+  echo "FAILED: no line matching '$1' after Ctrl-C; the output was:" >&2
+  cat "$work/int-output" >&2
+  exit 1
+}
+rm -f "$work/fifo"
+mkfifo "$work/fifo"
+"$binary" < "$work/fifo" > "$work/int-output" 2>&1 &
+repl=$!
+exec 3> "$work/fifo"
+printf '%s\n' 'set 100000' 'fact' >&3
+wait_for 'computing a fact about 100000'
+kill -INT "$repl"
+wait_for '^count: 100000$' 2
+printf '%s\n' '+' >&3
+wait_for '^count: 100001$'
+# Two signals sent at once may reach the process as one (POSIX does not queue them): press again,
+# a second apart, until it leaves.
+status=0
+for _ in $(seq 1 10); do
+  kill -INT "$repl" 2> /dev/null || break
+  sleep 0.2
+  kill -INT "$repl" 2> /dev/null || break
+  for _ in $(seq 1 10); do kill -0 "$repl" 2> /dev/null || break 2; sleep 0.1; done
+done
+if kill -0 "$repl" 2> /dev/null; then
+  kill -KILL "$repl"
+  echo "FAILED: two Ctrl-Cs at an idle prompt did not end CounterREPL within 10 s" >&2
+  exit 1
+fi
+wait "$repl" || status=$?
+exec 3>&-
+[ "$status" -eq 130 ] || { echo "FAILED: two Ctrl-Cs at an idle prompt exited with $status, not 130" >&2; exit 1; }
+printf '%s\n' 'count: 100000' 'count: 100000 | computing a fact about 100000!' 'count: 100000' 'count: 100001' \
+  > "$work/expected-output"
+check "a session with Ctrl-C" "$work/expected-output" "$work/int-output"
 echo "CounterREPL session: output, errors and exit status as expected"

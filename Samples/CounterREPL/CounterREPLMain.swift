@@ -23,9 +23,13 @@ import REPLSupport
         console.line(Options.usage)
         console.line(Rendering.help)
       case .success(let options):
-        let repl = REPL(console: console) { dependencies in
+        var repl = REPL(console: console) { dependencies in
           if let seed = options.seed { dependencies.random = .seeded(seed) }
         }
+        // Ctrl-C cancels the work that runs, or clears the line; twice in a row at an idle prompt
+        // leaves with 130, as a shell's interrupt does. Ctrl-D (the end of input) leaves with 0.
+        repl.interrupts = Interrupts.stream()
+        repl.exitOnInterrupt = { exit(130) }
         await repl.run(StandardInput.lines())
       }
     }

@@ -9,6 +9,10 @@ struct REPL {
   let console: Console
   /// Changes the Station's dependencies: a seed for `random`, a test clock.
   let dependencies: @Sendable (inout DependencyValues) -> Void
+  /// Ctrl-C presses (``Interrupts/stream()`` in the program, a stream of its own in tests).
+  var interrupts: AsyncStream<Void>?
+  /// Leaves the program after a second Ctrl-C at an idle prompt.
+  var exitOnInterrupt: @Sendable () -> Void = {}
 
   init(console: Console, dependencies: @escaping @Sendable (inout DependencyValues) -> Void = { _ in }) {
     self.console = console
@@ -33,9 +37,33 @@ struct REPL {
       console.line(Rendering.line(for: await station.state))
     }
     var pending: [PourTask] = []
+    // What the last Ctrl-C meant, until a line is read: two in a row at an idle prompt leave.
+    let tracker = InterruptTracker()
+    let interruptHandler = interrupts.map { interrupts in
+      Task { [exitOnInterrupt] in
+        for await _ in interrupts {
+          let state = await station.state
+          let isWorking = state.isRandomPending || state.factInProgress != nil
+          switch tracker.interrupted(workIsRunning: isWorking) {
+          case .cancelWork:
+            // The feature's own cancel: its effects end and its state says so.
+            console.interrupted()
+            await station.pour(.cancelTapped).finish()
+            console.showPrompt()
+          case .clearLine:
+            console.interrupted()
+            console.showPrompt()
+          case .exit:
+            exitOnInterrupt()
+          }
+        }
+      }
+    }
+    defer { interruptHandler?.cancel() }
     console.showPrompt()
     session: for await line in lines {
       console.leavePrompt()
+      tracker.lineRead()
       // An empty line does nothing, as at a shell's prompt.
       if line.allSatisfy(\.isWhitespace) {
         console.showPrompt()

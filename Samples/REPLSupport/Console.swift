@@ -97,6 +97,14 @@ public final class Console: Sendable {
     writeOutput(prompt)
   }
 
+  /// A Ctrl-C arrived: in an interactive session, end the line at the prompt (the terminal shows
+  /// `^C`), so that what follows starts on a line of its own.
+  public func interrupted() {
+    guard isInteractive else { return }
+    isAtPrompt.withLock { $0 = false }
+    writeOutput("\n")
+  }
+
   /// The user has entered a line.
   public func leavePrompt() {
     isAtPrompt.withLock { $0 = false }

@@ -67,10 +67,10 @@ private func waitingEffect() -> Effect<Runner.Action> {
   struct ID: Hashable, Sendable {}
 
   @Test func mergingAndConcatenatingASequenceOfEffects() async {
-    await expectLinear("merge", n: 10_000) { n in
+    await expectLinearSynchronous("merge", n: 10_000) { n in
       _ = Effect<Runner.Action>.merge((0..<n).map { .send(.record("\($0)")) })
     }
-    await expectLinear("concatenate", n: 10_000) { n in
+    await expectLinearSynchronous("concatenate", n: 10_000) { n in
       _ = Effect<Runner.Action>.concatenate((0..<n).map { .send(.record("\($0)")) })
     }
   }
@@ -103,7 +103,7 @@ private func waitingEffect() -> Effect<Runner.Action> {
     // At most 10,000 items (80 KB): past glibc's 128 KB threshold, each growth of the array is a
     // fresh mapping whose page faults, on a loaded machine, made 20,000 cost 9x 5,000 in one CI
     // run. A copy per append would still be 2,500x.
-    await expectLinear("rows[id:]?.items.append", n: 2_500) { n in
+    await expectLinearSynchronous("rows[id:]?.items.append", n: 2_500) { n in
       var state = Rows.State()
       state.rows.append(Rows.Row(id: 0))
       for item in 0..<n { state.rows[id: 0]?.items.append(item) }
