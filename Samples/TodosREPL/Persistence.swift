@@ -1,3 +1,4 @@
+import Dripper
 import Foundation
 import REPLSupport
 
@@ -14,6 +15,18 @@ enum Persistence {
           "HOME is not set, so there is no default file: give a path (save PATH), or start with --file PATH"))
     }
     return .success((home as NSString).appendingPathComponent(".todos.json"))
+  }
+
+  /// The settings of the list at `path`, shared by the Stations that show it and kept in a file
+  /// beside it (`todos.json` → `todos.settings.json`); in memory only when there is no list file.
+  static func settings(nextTo path: String?) -> SharedValue<Todos.Filter> {
+    guard let path else { return SharedValue(.all) }
+    let file = (path.hasSuffix(".json") ? String(path.dropLast(5)) : path) + ".settings.json"
+    return SharedValue(
+      .all,
+      persistence: .file(
+        at: file, encode: { Array(try JSONEncoder().encode($0)) },
+        decode: { try JSONDecoder().decode(Todos.Filter.self, from: Data($0)) }))
   }
 
   /// Whether a file (or a link to one) is at `path`.

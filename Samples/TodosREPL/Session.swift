@@ -21,11 +21,15 @@ struct Session {
       let shown = Rendering.view(of: transition.new, colors: colors)
       if shown != Rendering.view(of: transition.old, colors: colors) { console.stateLine(shown) }
     })
+    // The filter is a shared value, kept in a file next to the list.
+    let settings = Persistence.settings(nextTo: try? defaultPath.get())
+    if let failure = settings.loadFailure { console.error("error: the settings were not loaded: \(failure)") }
     let station = Station(initialState: Todos.State(), observers: [printer]) {
-      Todos()
+      Todos(settings: settings)
     } withDependencies: {
       dependencies(&$0)
     }
+    station.share(\.filter, with: settings, action: .filterShared)
     if console.isInteractive {
       console.line("Todos REPL: type 'help' for the commands, 'quit' to leave.")
       console.line(Rendering.view(of: await station.state, colors: colors))
@@ -81,6 +85,7 @@ struct Session {
     if console.isInteractive { console.line("") }
     if quitting { for task in pending { task.cancel() } }
     for task in pending { await task.finish() }
+    if let error = await settings.flush() { console.error("error: the settings were not saved: \(error)") }
   }
 
   /// The file a `save` or `load` of `path` means: `path`, or the default one.

@@ -25,7 +25,7 @@ struct Todos: Dripper {
     var document: Document { Document(todos: Array(rows)) }
   }
 
-  enum Filter: String, CaseIterable, Equatable, Sendable {
+  enum Filter: String, CaseIterable, Equatable, Codable, Sendable {
     case all
     case active
     case done
@@ -45,6 +45,8 @@ struct Todos: Dripper {
     case remove(UniqueID)
     case clearDone
     case setFilter(Filter)
+    /// The filter another Station (or the saved settings) chose: see ``settings``.
+    case filterShared(Filter)
     case queryChanged(String)
     case searchApplied(String)
     case edit(UniqueID)
@@ -58,6 +60,9 @@ struct Todos: Dripper {
   static let searchDelay = Duration.milliseconds(300)
 
   struct SearchID: Hashable, Sendable {}
+
+  /// The settings shared with other Stations and kept in a file next to the list: the filter.
+  var settings = SharedValue(Filter.all)
 
   @Dependency(\.uuid) var uuid
   @Dependency(\.clock) var clock
@@ -79,6 +84,8 @@ struct Todos: Dripper {
         return .none
       case .setFilter(let filter):
         state.filter = filter
+        return .none
+      case .filterShared:
         return .none
       case .queryChanged(let query):
         state.query = query
@@ -111,6 +118,13 @@ struct Todos: Dripper {
     .ifLet(\.editor, action: .editor) { Editor() }
     .forEach(\.rows, action: .rows) { Row() }
     .undoable(\.rows, history: \.history, undo: .undo, redo: .redo)
+    .sharing(\.filter, with: settings, action: .filterShared)
+  }
+}
+
+extension CasePath<Todos.Action, Todos.Filter> {
+  static var filterShared: Self {
+    Self(Todos.Action.filterShared) { if case .filterShared(let filter) = $0 { filter } else { nil } }
   }
 }
 
