@@ -1,6 +1,7 @@
 import Dripper
 
-/// The editor of a todo's title: a draft, committed or discarded by its parent.
+/// The editor of a todo's title, presented by the list: a draft the list saves on `commit`, or
+/// that the editor drops on `discard` by dismissing itself.
 struct Editor: Dripper {
   struct State: Equatable, Sendable {
     let rowID: UniqueID
@@ -13,11 +14,20 @@ struct Editor: Dripper {
     case discard
   }
 
+  @Dependency(\.dismiss) var dismiss
+
   var body: some DripperOf<Self> {
     Drip { state, action in
-      if case .setDraft(let draft) = action { state.draft = draft }
-      // Committing and discarding close the editor: its parent does that, having seen the draft.
-      return .none
+      switch action {
+      case .setDraft(let draft):
+        state.draft = draft
+        return .none
+      case .commit:
+        // The list saves the draft and closes the editor: it sees this action after the editor.
+        return .none
+      case .discard:
+        return .run { _ in await dismiss() }
+      }
     }
   }
 }

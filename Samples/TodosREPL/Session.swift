@@ -112,11 +112,14 @@ struct Session {
       station.pour(action)
       return .success(nil)
     }
-    func editing(_ action: Editor.Action) -> Result<String?, CommandError> {
+    func editing(_ action: Editor.Action) async -> Result<String?, CommandError> {
       guard state.editor != nil else {
         return .failure(CommandError("nothing is being edited; use 'edit N' first"))
       }
-      return pour(.editor(action))
+      // Awaited with its effects: `discard` closes the editor from an effect (it dismisses
+      // itself), and the list must show that before the next command.
+      await station.pour(.editor(.presented(action))).finish()
+      return .success(nil)
     }
 
     switch command {
@@ -126,9 +129,9 @@ struct Session {
       return row(number).flatMap { pour(.rows(.element(id: $0.id, action: .rename(title)))) }
     case .remove(let number): return row(number).flatMap { pour(.remove($0.id)) }
     case .edit(let number): return row(number).flatMap { pour(.edit($0.id)) }
-    case .text(let draft): return editing(.setDraft(draft))
-    case .commit: return editing(.commit)
-    case .discard: return editing(.discard)
+    case .text(let draft): return await editing(.setDraft(draft))
+    case .commit: return await editing(.commit)
+    case .discard: return await editing(.discard)
     case .clearDone: return pour(.clearDone)
     case .filter(let filter): return pour(.setFilter(filter))
     case .search(let query):

@@ -11,7 +11,7 @@ struct Todos: Dripper {
     var query = ""
     /// The search in force, once typing paused.
     var search = ""
-    var editor: Editor.State?
+    @PresentationState var editor: Editor.State?
     var history = History<IdentifiedArrayOf<Row.State>>(limit: 100)
 
     /// The rows shown: through the filter and the search.
@@ -50,7 +50,7 @@ struct Todos: Dripper {
     case queryChanged(String)
     case searchApplied(String)
     case edit(UniqueID)
-    case editor(Editor.Action)
+    case editor(PresentationAction<Editor.Action>)
     case replaceAll(Document)
     case undo
     case redo
@@ -97,11 +97,8 @@ struct Todos: Dripper {
         guard let row = state.rows[id: id] else { return .none }
         state.editor = Editor.State(rowID: id, draft: row.title)
         return .none
-      case .editor(.commit):
+      case .editor(.presented(.commit)):
         if let editor = state.editor { state.rows[id: editor.rowID]?.title = editor.draft }
-        state.editor = nil
-        return .none
-      case .editor(.discard):
         state.editor = nil
         return .none
       case .editor:
@@ -115,7 +112,7 @@ struct Todos: Dripper {
         return .none
       }
     }
-    .ifLet(\.editor, action: .editor) { Editor() }
+    .ifLet(\.$editor, action: .editor) { Editor() }
     .forEach(\.rows, action: .rows) { Row() }
     .undoable(\.rows, history: \.history, undo: .undo, redo: .redo)
     .sharing(\.filter, with: settings, action: .filterShared)
@@ -128,7 +125,7 @@ extension CasePath<Todos.Action, Todos.Filter> {
   }
 }
 
-extension CasePath<Todos.Action, Editor.Action> {
+extension CasePath<Todos.Action, PresentationAction<Editor.Action>> {
   static var editor: Self { Self(Todos.Action.editor) { if case .editor(let a) = $0 { a } else { nil } } }
 }
 
