@@ -8,19 +8,25 @@ struct Editor: Dripper {
     var draft: String
   }
 
-  enum Action: Equatable, Sendable {
-    case setDraft(String)
+  /// `text TITLE` sets the draft with a binding (`.set(\.draft, title)`): the field a form would
+  /// bind, without an action of its own.
+  enum Action: BindableAction, Equatable {
+    case binding(BindingAction<State>)
     case commit
     case discard
+
+    var binding: BindingAction<State>? {
+      if case .binding(let action) = self { action } else { nil }
+    }
   }
 
   @Dependency(\.dismiss) var dismiss
 
   var body: some DripperOf<Self> {
-    Drip { state, action in
+    BindingDripper()
+    Drip { _, action in
       switch action {
-      case .setDraft(let draft):
-        state.draft = draft
+      case .binding:
         return .none
       case .commit:
         // The list saves the draft and closes the editor: it sees this action after the editor.

@@ -129,7 +129,7 @@ struct Session {
       return row(number).flatMap { pour(.rows(.element(id: $0.id, action: .rename(title)))) }
     case .remove(let number): return row(number).flatMap { pour(.remove($0.id)) }
     case .edit(let number): return row(number).flatMap { pour(.edit($0.id)) }
-    case .text(let draft): return await editing(.setDraft(draft))
+    case .text(let draft): return await editing(.set(\.draft, draft))
     case .commit: return await editing(.commit)
     case .discard: return await editing(.discard)
     case .clearDone: return pour(.clearDone)

@@ -45,7 +45,7 @@ func makeStation(_ state: Todos.State = Todos.State()) -> (TestStation<Todos.Sta
     let (station, _) = makeStation(state)
     station.exhaustivity = .off  // the history is not this test's business
     await station.pour(.edit(id(7))) { $0.editor = Editor.State(rowID: id(7), draft: "Mom") }
-    await station.pour(.editor(.presented(.setDraft("Dad")))) { $0.editor?.draft = "Dad" }
+    await station.pour(.editor(.presented(.set(\.draft, "Dad")))) { $0.editor?.draft = "Dad" }
     await station.pour(.editor(.presented(.commit))) {
       $0.editor = nil
       $0.rows[id: id(7)]?.title = "Dad"
@@ -58,7 +58,7 @@ func makeStation(_ state: Todos.State = Todos.State()) -> (TestStation<Todos.Sta
     state.rows = [Row.State(id: id(7), title: "Mom")]
     let (station, _) = makeStation(state)
     await station.pour(.edit(id(7))) { $0.editor = Editor.State(rowID: id(7), draft: "Mom") }
-    await station.pour(.editor(.presented(.setDraft("Dad")))) { $0.editor?.draft = "Dad" }
+    await station.pour(.editor(.presented(.set(\.draft, "Dad")))) { $0.editor?.draft = "Dad" }
     await station.pour(.editor(.presented(.discard)))
     await station.receive(.editor(.dismiss)) { $0.editor = nil }
     await station.finish()
