@@ -32,7 +32,8 @@ let package = Package(
       name: "CounterREPL", dependencies: ["Dripper", "REPLSupport"], path: "Samples/CounterREPL",
       swiftSettings: strict),
     .testTarget(
-      name: "CounterREPLTests", dependencies: ["CounterREPL", "REPLSupport"], swiftSettings: strict),
+      name: "CounterREPLTests", dependencies: ["CounterREPL", "REPLSupport", "Dripper"], swiftSettings: strict
+    ),
     .executableTarget(
       name: "TodosREPL", dependencies: ["Dripper", "REPLSupport"], path: "Samples/TodosREPL",
       swiftSettings: strict),

@@ -61,7 +61,7 @@ private enum Event: Sendable, Equatable { case bump, logOut }
   /// other tests create meanwhile.
   @Test func stationsWithoutObserversReportToTheDefault() async {
     await #expect(processExitsWith: .success) {
-      let seen = Mutex<[String]>([])
+      let seen = Lock<[String]>([])
       DefaultObserver.set(
         DripperObserver(didReduce: { transition in
           seen.withLock { $0.append("\(transition.action) \(transition.new)") }
