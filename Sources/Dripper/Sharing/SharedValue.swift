@@ -121,13 +121,16 @@ public final class SharedValue<Value: Equatable & Sendable>: Sendable {
 }
 
 /// Writes a shared value's changes to its persistence, one at a time, off the actors: changes
-/// that arrive while a write runs are coalesced into one write of the latest.
+/// that arrive while a write runs are coalesced into one write of the latest. The write itself
+/// (a file's `fsync`) blocks the task that runs it, never a Station's actor.
 final class SharedSaver<Value: Sendable>: Sendable {
+  private typealias Waiter = CheckedContinuation<SharedPersistenceError?, Never>
+
   private struct State {
     var pending: Value?
     var isWriting = false
     var lastError: SharedPersistenceError?
-    var waiters: [CheckedContinuation<SharedPersistenceError?, Never>] = []
+    var waiters: [Waiter] = []
   }
 
   private let write: @Sendable (Value) -> SharedPersistenceError?
@@ -159,11 +162,9 @@ final class SharedSaver<Value: Sendable>: Sendable {
         let error = write(next)
         state.withLock { $0.lastError = error }
       }
-      let (waiters, error) = state.withLock { state in
+      let (waiters, error) = state.withLock { state -> ([Waiter], SharedPersistenceError?) in
         // A later writer is running: the waiters wait for it.
-        guard !state.isWriting else {
-          return ([], nil) as ([CheckedContinuation<SharedPersistenceError?, Never>], SharedPersistenceError?)
-        }
+        guard !state.isWriting else { return ([], nil) }
         defer { state.waiters = [] }
         return (state.waiters, state.lastError)
       }
