@@ -26,7 +26,8 @@ extension Dripper {
   /// ```
   ///
   /// A reduction that leaves the field different from before writes it to `shared` as it ends;
-  /// `action` sets the field, then runs this dripper. Pair it with ``Station/share(_:with:action:)``,
+  /// `action` sets the field to the shared value (the latest, which is the one it carries unless
+  /// another write overtook it), then runs this dripper. Pair it with ``Station/share(_:with:action:)``,
   /// which delivers other Stations' changes as `action`. See ``SharedValue``.
   @inlinable
   public func sharing<Value>(
@@ -59,11 +60,15 @@ public struct _SharingDripper<Base: Dripper, Value: Equatable & Sendable>: Dripp
     self.action = action
   }
 
-  /// Applies a delivered value, or reduces and publishes a change.
+  /// Applies a delivery, or reduces and publishes a change.
+  ///
+  /// A delivery sets the field to the shared value as it is when the delivery is reduced, not to
+  /// the value it carries: a Station may have changed the value after the delivery was poured
+  /// and before it is reduced, and every Station must end at the last value written.
   @inlinable
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
-    if let delivered = self.action.extract(action) {
-      state[keyPath: keyPath] = delivered
+    if self.action.matches(action) {
+      state[keyPath: keyPath] = shared.value
       return base.reduce(into: &state, action: action)
     }
     let old = state[keyPath: keyPath]
