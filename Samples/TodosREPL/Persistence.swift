@@ -35,21 +35,9 @@ enum Persistence {
     return lstat(path, &status) == 0
   }
 
-  /// The path a write to `path` must replace: the target of a symbolic link, followed, so that
-  /// saving onto a link updates the file it points to instead of replacing the link.
-  static func writeTarget(of path: String) -> String {
-    var status = stat()
-    guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK, let resolved = realpath(path, nil)
-    else {
-      return path
-    }
-    defer { free(resolved) }
-    return String(cString: resolved)
-  }
-
-  /// Writes the document atomically: to a temporary file beside the target, then renamed over
-  /// it, so that a crash during the write never leaves a half-written file. Errors name the cause
-  /// the system gave for the step that failed.
+  /// Writes the document atomically, through a symbolic link to its target (``AtomicFile``):
+  /// a crash during the write never leaves a half-written file. Errors name the cause the system
+  /// gave for the step that failed.
   static func save(_ document: Document, to path: String) -> Result<Void, PersistenceError> {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -59,71 +47,24 @@ enum Persistence {
     } catch {
       return .failure(PersistenceError("cannot encode the list: \(error)"))
     }
-    let target = writeTarget(of: path)
-    func failure(_ code: Int32) -> Result<Void, PersistenceError> {
-      .failure(
-        PersistenceError(
-          "cannot write \(path.shownInMessage(limit: 100)): \(String(cString: strerror(code)))"))
-    }
-    let temporary = target + ".tmp-\(getpid())"
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    guard descriptor >= 0 else { return failure(errno) }
-    let bytes = [UInt8](data)
-    var offset = 0
-    while offset < bytes.count {
-      let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-      if written < 0 {
-        let code = errno
-        if code == EINTR { continue }
-        close(descriptor)
-        unlink(temporary)
-        return failure(code)
-      }
-      offset += written
-    }
-    guard fsync(descriptor) == 0, close(descriptor) == 0 else {
-      let code = errno
-      unlink(temporary)
-      return failure(code)
-    }
-    guard rename(temporary, target) == 0 else {
-      let code = errno
-      unlink(temporary)
-      return failure(code)
+    if let failure = AtomicFile.replace(at: path, with: [UInt8](data)) {
+      return .failure(PersistenceError("cannot write \(path.shownInMessage(limit: 100)): \(failure.reason)"))
     }
     return .success(())
   }
 
   /// Reads a document, or explains in one line why it cannot, with the cause the system gave.
   static func load(from path: String) -> Result<Document, PersistenceError> {
-    let descriptor = open(path, O_RDONLY)
-    guard descriptor >= 0 else {
-      let code = errno
-      if code == ENOENT { return .failure(PersistenceError("no file at \(path.shownInMessage(limit: 100))")) }
-      return .failure(
-        PersistenceError("cannot read \(path.shownInMessage(limit: 100)): \(String(cString: strerror(code)))")
-      )
-    }
-    defer { close(descriptor) }
-    var status = stat()
-    if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+    switch AtomicFile.contents(at: path) {
+    case .success(nil):
+      return .failure(PersistenceError("no file at \(path.shownInMessage(limit: 100))"))
+    case .failure(let failure) where failure.code == EISDIR:
       return .failure(PersistenceError("\(path.shownInMessage(limit: 100)) is a directory"))
+    case .failure(let failure):
+      return .failure(PersistenceError("cannot read \(path.shownInMessage(limit: 100)): \(failure.reason)"))
+    case .success(let bytes?):
+      return decode(Data(bytes), from: path)
     }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if count == 0 { break }
-      if count < 0 {
-        let code = errno
-        if code == EINTR { continue }
-        return .failure(
-          PersistenceError(
-            "cannot read \(path.shownInMessage(limit: 100)): \(String(cString: strerror(code)))"))
-      }
-      bytes += chunk[0..<count]
-    }
-    return decode(Data(bytes), from: path)
   }
 
   /// Reads a document from the bytes of the file at `path`, or explains in one line why they are

@@ -128,6 +128,24 @@ extension CasePath<Preferences.Action, ListSettings> {
     #expect(try String(contentsOfFile: path, encoding: .utf8) == "{ not json")
   }
 
+  /// Before, a write renamed the new file over the link, and the file it pointed to kept the
+  /// old value.
+  @Test func aWriteThroughASymbolicLinkUpdatesItsTarget() async throws {
+    let target = temporaryPath()
+    let link = temporaryPath()
+    defer {
+      try? FileManager.default.removeItem(atPath: target)
+      try? FileManager.default.removeItem(atPath: link)
+    }
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+    let shared = SharedValue(ListSettings(), persistence: file(link))
+    shared.set(ListSettings(sort: "title"))
+    let error = await shared.flush()
+    #expect(error == nil)
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+    #expect(SharedValue(ListSettings(), persistence: file(target)).value == ListSettings(sort: "title"))
+  }
+
   @Test func aFileThatCannotBeWrittenIsReportedByFlush() async {
     let shared = SharedValue(ListSettings(), persistence: file("/nonexistent-dir/settings.json"))
     shared.set(ListSettings(sort: "title"))

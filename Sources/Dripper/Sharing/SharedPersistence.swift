@@ -37,7 +37,7 @@ public struct SharedPersistence<Value: Sendable>: Sendable {
   /// app). A missing file is no value yet; a file that cannot be read or decoded is a
   /// ``SharedValue/loadFailure`` and is not loaded. Each write goes to a temporary file next to
   /// `path`, then is renamed over it: a reader, or a crash, sees the old file or the new one,
-  /// never half of one.
+  /// never half of one. A symbolic link at `path` stays, and its target is replaced.
   ///
   /// ```swift
   /// .file(
@@ -51,7 +51,8 @@ public struct SharedPersistence<Value: Sendable>: Sendable {
     Self(
       load: {
         switch AtomicFile.contents(at: path) {
-        case .failure(let error): return .failure(error)
+        case .failure(let failure):
+          return .failure(SharedPersistenceError("cannot read \(path): \(failure.reason)"))
         case .success(nil): return .success(nil)
         case .success(let bytes?):
           do {
@@ -63,7 +64,9 @@ public struct SharedPersistence<Value: Sendable>: Sendable {
       },
       save: { value in
         do {
-          return AtomicFile.replace(at: path, with: try encode(value))
+          return AtomicFile.replace(at: path, with: try encode(value)).map {
+            SharedPersistenceError("cannot write \(path): \($0.reason)")
+          }
         } catch {
           return SharedPersistenceError("a value for \(path) could not be encoded: \(error)")
         }
@@ -83,14 +86,24 @@ public struct SharedPersistenceError: Error, Sendable, Equatable, CustomStringCo
   public var description: String { message }
 }
 
-/// Reading a file whole, and replacing one atomically, with the C library alone.
-enum AtomicFile {
+/// Reading a file whole, and replacing one atomically, with the C library alone: what a
+/// ``SharedPersistence/file(at:encode:decode:)`` and the samples' saved lists use.
+package enum AtomicFile {
+  /// Why a read or a write failed: the system's error number for the step that failed.
+  package struct Failure: Error, Sendable, Equatable {
+    /// The `errno` value.
+    package let code: Int32
+
+    /// The system's explanation, as `strerror` gives it.
+    package var reason: String { String(cString: strerror(code)) }
+  }
+
   /// The bytes of the file at `path`; `nil` if there is no file.
-  static func contents(at path: String) -> Result<[UInt8]?, SharedPersistenceError> {
+  package static func contents(at path: String) -> Result<[UInt8]?, Failure> {
     let descriptor = open(path, O_RDONLY)
     guard descriptor >= 0 else {
       let code = errno
-      return code == ENOENT ? .success(nil) : .failure(failure("cannot read \(path)", code))
+      return code == ENOENT ? .success(nil) : .failure(Failure(code: code))
     }
     defer { close(descriptor) }
     var bytes: [UInt8] = []
@@ -101,45 +114,59 @@ enum AtomicFile {
       if count < 0 {
         let code = errno
         if code == EINTR { continue }
-        return .failure(failure("cannot read \(path)", code))
+        return .failure(Failure(code: code))
       }
       bytes += chunk[0..<count]
     }
   }
 
-  /// Writes `bytes` to a temporary file next to `path`, then renames it over `path`.
-  static func replace(at path: String, with bytes: [UInt8]) -> SharedPersistenceError? {
-    let temporary = "\(path).tmp-\(getpid())"
+  /// Writes `bytes` to a temporary file next to the target, then renames it over the target: a
+  /// reader, or a crash, sees the old file or the new one, never half of one. The target is
+  /// `path`, or, when `path` is a symbolic link, the file it points to, so that the link stays.
+  package static func replace(at path: String, with bytes: [UInt8]) -> Failure? {
+    let target = resolvingLink(path)
+    let temporary = "\(target).tmp-\(getpid())"
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    guard descriptor >= 0 else { return failure("cannot write \(path)", errno) }
+    guard descriptor >= 0 else { return Failure(code: errno) }
     var offset = 0
     while offset < bytes.count {
-      let written = bytes.withUnsafeBytes {
-        write(descriptor, $0.baseAddress! + offset, $0.count - offset)
-      }
+      let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
       if written < 0 {
         let code = errno
         if code == EINTR { continue }
         close(descriptor)
         unlink(temporary)
-        return failure("cannot write \(path)", code)
+        return Failure(code: code)
       }
       offset += written
     }
-    guard fsync(descriptor) == 0, close(descriptor) == 0 else {
+    guard fsync(descriptor) == 0, close(descriptor) == 0, rename(temporary, target) == 0 else {
       let code = errno
       unlink(temporary)
-      return failure("cannot write \(path)", code)
-    }
-    guard rename(temporary, path) == 0 else {
-      let code = errno
-      unlink(temporary)
-      return failure("cannot write \(path)", code)
+      return Failure(code: code)
     }
     return nil
   }
 
-  private static func failure(_ what: String, _ code: Int32) -> SharedPersistenceError {
-    SharedPersistenceError("\(what): \(String(cString: strerror(code)))")
+  /// The file a symbolic link at `path` points to (following a chain of links, even to a file
+  /// that does not exist yet), or `path` itself.
+  private static func resolvingLink(_ path: String) -> String {
+    var path = path
+    for _ in 0..<32 {
+      var status = stat()
+      guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return path }
+      var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+      let count = readlink(path, &buffer, buffer.count - 1)
+      guard count > 0 else { return path }
+      let destination = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      if destination.hasPrefix("/") {
+        path = destination
+      } else if let slash = path.lastIndex(of: "/") {
+        path = String(path[...slash]) + destination
+      } else {
+        path = destination
+      }
+    }
+    return path
   }
 }
