@@ -59,12 +59,15 @@ public struct _StackDripper<Parent: Dripper, Element: Dripper>: Dripper {
   @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     let stackAction = toStackAction.extract(action)
+    // The ids before the parent runs, to see which elements leave: an unchanged stack compares in
+    // constant time. Read in the same access to the stack as the element's reduction.
     var effect = Effect<Parent.Action>.none
+    let before: [StackElementID]
     if case .element(let id, let elementAction) = stackAction {
-      effect = reduceElement(id, elementAction, in: &state[keyPath: toStack], for: action)
+      (effect, before) = reduceElement(id, elementAction, in: &state[keyPath: toStack], for: action)
+    } else {
+      before = state[keyPath: toStack].ids
     }
-    // The ids, to see which elements leave: an unchanged stack compares in constant time.
-    let before = state[keyPath: toStack].ids
     effect = effect.merge(with: parent.reduce(into: &state, action: action))
     switch stackAction {
     case .popFrom(let id):
@@ -89,24 +92,26 @@ public struct _StackDripper<Parent: Dripper, Element: Dripper>: Dripper {
     return effect
   }
 
+  /// Runs the element `id`; returns its effect and the stack's ids.
   @inlinable
   func reduceElement(
     _ id: StackElementID, _ elementAction: Element.Action, in stack: inout StackState<Element.State>,
     for action: Parent.Action
-  ) -> Effect<Parent.Action> {
+  ) -> (Effect<Parent.Action>, [StackElementID]) {
     guard let position = stack.index(id: id) else {
-      return .report(.missingStackElement(id, for: action))
+      return (.report(.missingStackElement(id, for: action)), stack.ids)
     }
     let element = element
     let effect = DependencyValues.presenting {
       element.reduce(into: &stack._elements[position], action: elementAction)
     }
-    if effect.isNone { return .none }
+    if effect.isNone { return (.none, stack.ids) }
     let embed = toStackAction.embed
-    return effect.map { StackAction<Element.State, Element.Action>.element(id: id, action: $0) }
+    let mapped = effect.map { StackAction<Element.State, Element.Action>.element(id: id, action: $0) }
       .dismissing(with: .popFrom(id: id))
       .map(embed)
       .namespaced(namespace(id))
+    return (mapped, stack.ids)
   }
 
   @usableFromInline

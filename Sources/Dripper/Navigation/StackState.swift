@@ -30,12 +30,13 @@ public struct StackElementID: Hashable, Sendable, Comparable, ExpressibleByInteg
 /// state.path.popLast()
 /// ```
 ///
-/// A parent runs the elements with ``Dripper/forEach(_:action:destination:)``. Looking an element
-/// up by id searches from the top, where most actions go, so an action for the top of a stack
-/// costs the same at any depth.
+/// A parent runs the elements with ``Dripper/forEach(_:action:destination:)``. An element is found
+/// by id in constant time, at any depth of any stack.
 public struct StackState<Element: Sendable>: Sendable {
   @usableFromInline var _ids: [StackElementID]
   @usableFromInline var _elements: [Element]
+  /// The position of each id. Elements leave only from the top, so no position ever changes.
+  @usableFromInline var _positions: [StackElementID: Int]
   /// The number the next pushed element gets.
   @usableFromInline var nextID: Int
 
@@ -43,6 +44,7 @@ public struct StackState<Element: Sendable>: Sendable {
   public init() {
     _ids = []
     _elements = []
+    _positions = [:]
     nextID = 0
   }
 
@@ -56,9 +58,9 @@ public struct StackState<Element: Sendable>: Sendable {
   @inlinable
   public var ids: [StackElementID] { _ids }
 
-  /// The position of the element with `id`, searching from the top.
+  /// The position of the element with `id`, in constant time.
   @inlinable
-  public func index(id: StackElementID) -> Int? { _ids.lastIndex(of: id) }
+  public func index(id: StackElementID) -> Int? { _positions[id] }
 
   /// The element with `id`, or `nil`; setting `nil` pops it and every element above it.
   @inlinable
@@ -97,6 +99,7 @@ public struct StackState<Element: Sendable>: Sendable {
   public mutating func append(_ element: Element) -> StackElementID {
     let id = StackElementID(rawValue: nextID)
     nextID += 1
+    _positions[id] = _ids.count
     _ids.append(id)
     _elements.append(element)
     return id
@@ -108,6 +111,7 @@ public struct StackState<Element: Sendable>: Sendable {
   public mutating func push(_ element: Element, id: StackElementID) -> Bool {
     guard index(id: id) == nil else { return false }
     nextID = Swift.max(nextID, id.rawValue + 1)
+    _positions[id] = _ids.count
     _ids.append(id)
     _elements.append(element)
     return true
@@ -117,7 +121,7 @@ public struct StackState<Element: Sendable>: Sendable {
   @discardableResult
   public mutating func popLast() -> Element? {
     guard !_elements.isEmpty else { return nil }
-    _ids.removeLast()
+    _positions[_ids.removeLast()] = nil
     return _elements.removeLast()
   }
 
@@ -138,6 +142,7 @@ public struct StackState<Element: Sendable>: Sendable {
 
   @inlinable
   mutating func removeSuffix(from position: Int) {
+    for id in _ids[position...] { _positions[id] = nil }
     _ids.removeSubrange(position...)
     _elements.removeSubrange(position...)
   }

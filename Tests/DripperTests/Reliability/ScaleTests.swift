@@ -66,6 +66,34 @@ private func waitingEffect() -> Effect<Runner.Action> {
 @Suite(.serialized) struct ScaleTests {
   struct ID: Hashable, Sendable {}
 
+  /// A navigation stack of counters.
+  struct Frames: Dripper {
+    struct State: Sendable { var path: StackState<Int> }
+    enum Action: Sendable { case path(StackAction<Int, Bump>) }
+    enum Bump: Sendable { case bump }
+
+    var body: some DripperOf<Self> {
+      EmptyDripper()
+        .forEach(\.path, action: CasePath(Action.path) { if case .path(let a) = $0 { a } else { nil } }) {
+          Drip<Int, Bump> { count, _ in
+            count += 1
+            return .none
+          }
+        }
+    }
+  }
+
+  /// Before, an element was found by searching the stack from the top.
+  @Test func anActionForTheBottomOfAStackCostsTheSameAtAnyDepth() async {
+    await expectIndependentOfSize("stack, the bottom element's action", n: 2_000) { n in
+      var state = Frames.State(path: StackState(Array(repeating: 0, count: n)))
+      let frames = Frames()
+      let start = threadCPUNanoseconds()
+      for _ in 0..<20_000 { _ = frames.reduce(into: &state, action: .path(.element(id: 0, action: .bump))) }
+      return threadCPUNanoseconds() - start
+    }
+  }
+
   @Test func mergingAndConcatenatingASequenceOfEffects() async {
     await expectLinearSynchronous("merge", n: 10_000) { n in
       _ = Effect<Runner.Action>.merge((0..<n).map { .send(.record("\($0)")) })
