@@ -83,9 +83,9 @@ struct RecordingDripper<Base: Dripper>: Dripper {
       }
     let values = dependencies.current
     let effect = withDependencies {
-      let station = $0.stationNumber
+      let station = $0.station
       $0 = values
-      $0.stationNumber = station
+      $0.station = station
     } operation: {
       base.reduce(into: &state, action: action)
     }

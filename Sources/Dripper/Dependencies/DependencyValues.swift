@@ -17,14 +17,9 @@ public struct DependencyValues: Sendable {
   @usableFromInline var presented = false
   /// The number of the Station whose reductions these are in force for (0: none): what a
   /// ``SharedValue`` tells its writer by, so that a Station is not sent back its own change.
-  @usableFromInline var station: UInt64 = 0
-
-  /// ``station``, for the test harness, which binds its own dependencies around each reduction
-  /// and must keep the Station's number.
-  package var stationNumber: UInt64 {
-    get { station }
-    set { station = newValue }
-  }
+  /// `package`, for the test harness, which binds its own dependencies around each reduction and
+  /// must keep the Station's number.
+  @usableFromInline package var station: UInt64 = 0
 
   /// Live dependencies: the values a program uses when nothing overrides them.
   public init() {

@@ -84,13 +84,13 @@ public struct EntityTable<Entity: Identifiable & Sendable>: Sendable where Entit
   public subscript(id id: Entity.ID) -> Entity? {
     get { entities[id: id] }
     set {
-      var write = beginWrite(id)
+      let write = beginWrite(id)
       _entities[id: id] = newValue
-      endWrite(id, &write)
+      endWrite(id, write)
     }
     _modify {
-      var write = beginWrite(id)
-      defer { endWrite(id, &write) }
+      let write = beginWrite(id)
+      defer { endWrite(id, write) }
       yield &_entities[id: id]
     }
   }
@@ -239,7 +239,7 @@ public struct EntityTable<Entity: Identifiable & Sendable>: Sendable where Entit
   }
 
   @inlinable
-  mutating func endWrite(_ id: Entity.ID, _ write: inout Write) {
+  mutating func endWrite(_ id: Entity.ID, _ write: Write) {
     // A write through `subscript(id:)` inserts or removes this id or neither: the count tells which.
     let exists = write.existed ? _entities.count == write.count : _entities.count > write.count
     switch (write.existed, exists) {

@@ -36,11 +36,7 @@ func expectLinear(
   _ label: String, n: Int, sourceLocation: SourceLocation = #_sourceLocation,
   _ work: (Int) async -> Void
 ) async {
-  let n = scaled(n)
-  await expectGrowth(
-    label, sizes: [n, 2 * n, 4 * n], bound: linearBound, "not linear from n to 4n", sourceLocation
-  ) {
-    size in
+  await expectLinearTimes(label, n: n, sourceLocation) { size in
     let start = monotonicNanoseconds()
     await work(size)
     return monotonicNanoseconds() - start
@@ -53,15 +49,21 @@ func expectLinearSynchronous(
   _ label: String, n: Int, sourceLocation: SourceLocation = #_sourceLocation,
   _ work: (Int) -> Void
 ) async {
-  let n = scaled(n)
-  await expectGrowth(
-    label, sizes: [n, 2 * n, 4 * n], bound: linearBound, "not linear from n to 4n", sourceLocation
-  ) {
-    size in
+  await expectLinearTimes(label, n: n, sourceLocation) { size in
     let start = threadCPUNanoseconds()
     work(size)
     return threadCPUNanoseconds() - start
   }
+}
+
+/// The sizes and bound of a linearity check, for either clock.
+private func expectLinearTimes(
+  _ label: String, n: Int, _ sourceLocation: SourceLocation, _ nanoseconds: (Int) async -> UInt64
+) async {
+  let n = scaled(n)
+  await expectGrowth(
+    label, sizes: [n, 2 * n, 4 * n], bound: linearBound, "not linear from n to 4n", sourceLocation,
+    nanoseconds)
 }
 
 /// Checks that the part of `work` it times itself does not grow with `n`: `work` returns the
