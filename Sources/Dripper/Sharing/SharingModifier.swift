@@ -27,7 +27,8 @@ extension Dripper {
   ///
   /// A reduction that leaves the field different from before writes it to `shared` as it ends;
   /// `action` sets the field to the shared value (the latest, which is the one it carries unless
-  /// another write overtook it), then runs this dripper. Pair it with ``Station/share(_:with:action:)``,
+  /// another write overtook it), then runs this dripper. The field is copied before each
+  /// reduction to compare: share small values (settings, a session), not large collections. Pair it with ``Station/share(_:with:action:)``,
   /// which delivers other Stations' changes as `action`. See ``SharedValue``.
   @inlinable
   public func sharing<Value>(
