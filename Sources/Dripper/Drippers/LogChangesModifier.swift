@@ -4,10 +4,10 @@ extension Dripper {
   /// ```swift
   /// Station(initialState: Counter.State()) { Counter().logChanges() }
   /// // received action: .increase
-  /// //   Counter.State(
-  /// // -   count: 0
-  /// // +   count: 1
-  /// //   )
+  /// //     Counter.State(
+  /// //   -   count: 0
+  /// //   +   count: 1
+  /// //     )
   /// ```
   ///
   /// A debugging aid: it renders the whole state twice per action. The diff engine is Dripper's
