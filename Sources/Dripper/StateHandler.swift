@@ -347,9 +347,9 @@ extension StateHandler: StateSource {
   ) {
     guard !isReleased else { return continuation.finish() }
     drainMailbox()
-    let (number, group) = publishers.group(key: key, slice: slice, isDuplicate: isDuplicate)
+    let (number, group) = publishers.group(key: key, slice: slice, isDuplicate: isDuplicate, joining: true)
     let current = group.current(computingFrom: currentState)
-    group.attach(continuation, current: current) { [publishers] in
+    group.attach(continuation, current: current, joined: true) { [publishers] in
       publishers.removeGroupIfEmpty(number, group) { group.isEmpty }
     }
   }

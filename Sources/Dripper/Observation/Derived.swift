@@ -49,7 +49,7 @@ public final class Derived<Value: Equatable & Sendable>: Sendable {
     let group = self.group
     return StateStream { [self] continuation in
       await withCurrent { current in
-        group.attach(continuation, current: current) {}
+        group.attach(continuation, current: current, joined: false) {}
       }
       _ = self  // The stream keeps this Derived alive while it is iterated.
     }

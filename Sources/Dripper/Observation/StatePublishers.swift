@@ -35,8 +35,11 @@ final class SliceGroup<Input: Sendable, Value: Sendable>: Sendable {
     var dependentNumbers: [ObjectIdentifier: UInt64] = [:]
     /// The Station is gone: every watcher was finished, and a watcher added now is finished at once.
     var isFinished = false
+    /// Watchers that found the group and are about to be added: the group is not empty while they
+    /// are, so that it is not removed from its Station between the finding and the adding.
+    @usableFromInline var joining = 0
 
-    var isEmpty: Bool { watchers.isEmpty && dependents.isEmpty }
+    var isEmpty: Bool { watchers.isEmpty && dependents.isEmpty && joining == 0 }
 
     @usableFromInline
     init() {}
@@ -90,10 +93,11 @@ final class SliceGroup<Input: Sendable, Value: Sendable>: Sendable {
 
   /// Adds a watcher, yielding the current value to it first; returns its number, or `nil` if its
   /// stream has already ended or the group is finished (the Station is gone), in which case the
-  /// stream is finished.
-  func add(_ continuation: AsyncStream<Value>.Continuation, current: Value) -> UInt64? {
+  /// stream is finished. `joined` says the watcher's place was reserved when the group was found.
+  func add(_ continuation: AsyncStream<Value>.Continuation, current: Value, joined: Bool = false) -> UInt64? {
     let number = members.withLock { members -> UInt64? in
-      members.isFinished ? nil : members.watchers.add(continuation)
+      if joined { members.joining -= 1 }
+      return members.isFinished ? nil : members.watchers.add(continuation)
     }
     guard let number else {
       continuation.finish()
@@ -149,10 +153,12 @@ final class SliceGroup<Input: Sendable, Value: Sendable>: Sendable {
   var isEmpty: Bool { members.withLock { $0.isEmpty } }
 
   /// Adds a watcher whose stream may end at any time, even before it is added: the watcher is
-  /// removed when it ends, and `onEmpty` runs if it was the group's last.
+  /// removed when it ends, and `onEmpty` runs if it was the group's last. `joined` says the
+  /// watcher's place was reserved when the group was found (``StatePublishers/group(key:slice:isDuplicate:joining:)``).
   @usableFromInline
   func attach(
-    _ continuation: AsyncStream<Value>.Continuation, current: Value, onEmpty: @escaping @Sendable () -> Void
+    _ continuation: AsyncStream<Value>.Continuation, current: Value, joined: Bool = false,
+    onEmpty: @escaping @Sendable () -> Void
   ) {
     let membership = Lock(WatcherMembership.pending)
     continuation.onTermination = { [self] _ in
@@ -163,7 +169,7 @@ final class SliceGroup<Input: Sendable, Value: Sendable>: Sendable {
       }
       if let number, remove(number) { onEmpty() }
     }
-    guard let number = add(continuation, current: current) else {
+    guard let number = add(continuation, current: current, joined: joined) else {
       if isEmpty { onEmpty() }
       return
     }
@@ -227,18 +233,25 @@ final class StatePublishers<State: Sendable>: Sendable {
 
   /// The group of `key`, creating it if needed; a `nil` key always makes a new group. Once the
   /// Station is gone, the group returned is finished: watchers added to it end at once.
+  ///
+  /// With `joining`, the group keeps a place for one watcher until it is attached with `joined`:
+  /// found in the registry's lock, the group cannot be removed, by its last watcher leaving on
+  /// another thread, before the new one is added (which would leave it watching a group that is
+  /// no longer published to).
   @inlinable
   func group<Value: Sendable>(
     key: SliceKey?, slice: @escaping @Sendable (State) -> Value,
-    isDuplicate: (@Sendable (Value, Value) -> Bool)?
+    isDuplicate: (@Sendable (Value, Value) -> Bool)?, joining: Bool = false
   ) -> (number: UInt64, group: SliceGroup<State, Value>) {
     let (number, group, isClosed) = registry.withLock { registry in
       if let key, let number = registry.keyed[key],
         let group = registry.entries[number]?.group as? SliceGroup<State, Value>
       {
+        if joining { group.members.withLock { $0.joining += 1 } }
         return (number, group, false)
       }
       let group = SliceGroup(slice: slice, isDuplicate: isDuplicate)
+      if joining { group.members.withLock { $0.joining += 1 } }
       guard !registry.isClosed else { return (UInt64.max, group, true) }
       let number = registry.entries.add(
         Entry(group: group, receive: { [group] in group.receive($0) }, key: key))
@@ -307,7 +320,8 @@ protocol StateSource<State>: Sendable {
 protocol ValueGroup<Value>: AnyObject, Sendable {
   associatedtype Value: Sendable
   func attach(
-    _ continuation: AsyncStream<Value>.Continuation, current: Value, onEmpty: @escaping @Sendable () -> Void)
+    _ continuation: AsyncStream<Value>.Continuation, current: Value, joined: Bool,
+    onEmpty: @escaping @Sendable () -> Void)
   func add<Derivation>(dependent: SliceGroup<Value, Derivation>)
   func remove(dependent: AnyObject)
   var computations: Atomic<Int> { get }
