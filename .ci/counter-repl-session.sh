@@ -8,9 +8,13 @@ source "$(dirname "$0")/session-lib.sh"
 printf '%s\n' '+' '+' 'set 10' 'state' 'bogus' '-' '' 'set abc' 'set -9223372036854775808' 'random' 'wait' 'set 25' 'fact' \
   'wait' 'set 100000' 'fact' 'cancel' "$(printf 'x%.0s' $(seq 1 300))" 'quit' '+' > "$work/input"
 
+# Some commands fail: the session goes on, and exits with 1 so that a script can tell.
 status=0
 "$binary" --seed 7 < "$work/input" > "$work/output" 2> "$work/errors" || status=$?
-[ "$status" -eq 0 ] || { echo "FAILED: CounterREPL exited with $status" >&2; exit 1; }
+[ "$status" -eq 1 ] || { echo "FAILED: a session with failed commands exited with $status, not 1" >&2; exit 1; }
+status=0
+printf '%s\n' '+' '' 'wait' | "$binary" > /dev/null 2>&1 || status=$?
+[ "$status" -eq 0 ] || { echo "FAILED: a session whose commands all succeeded exited with $status" >&2; exit 1; }
 
 cat > "$work/expected-output" <<'OUT'
 count: 1

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Runs JobQueue twice with a seed and checks that the counts are the expected ones both times;
-# checks that a bad flag prints the usage and exits 2, and that SIGINT ends a run with a summary.
+# Runs JobQueue twice with a seed and checks that the counts are the expected ones both times, and
+# that a run with a failed job exits 1 with its progress on standard error only; checks that a bad
+# flag prints the usage and exits 2, and that SIGINT ends a ten-million-job run at once, with a
+# summary, in little memory.
 set -euo pipefail
 binary=$1
 work=$(mktemp -d)
@@ -14,7 +16,13 @@ cat > "$work/expected" <<'EOF_COUNTS'
   retries             57
 EOF_COUNTS
 for run in 1 2; do
-  "$binary" --jobs 300 --workers 4 --failure-rate 0.2 --seed 7 > "$work/output"
+  status=0
+  "$binary" --jobs 300 --workers 4 --failure-rate 0.2 --seed 7 > "$work/output" 2> "$work/progress" || status=$?
+  [ "$status" -eq 1 ] || { echo "FAILED: a run with a failed job exited with $status, not 1" >&2; exit 1; }
+  if grep -q 'progress' "$work/output" || grep -q $'\e' "$work/progress"; then
+    echo "FAILED: progress on standard output, or a bar drawn on a standard error that is no terminal" >&2
+    exit 1
+  fi
   grep -E '^  (submitted|done|failed|cancelled|retries) ' "$work/output" > "$work/counts"
   if ! diff -u "$work/expected" "$work/counts"; then
     echo "FAILED: run $run of the seeded JobQueue counted differently (diff above)" >&2
@@ -28,15 +36,35 @@ status=0
 grep -q "^error: '--workers' needs a whole number from 1 to 1000, not '0'$" "$work/errors" \
   || { echo "FAILED: the bad-flag message is not the expected one" >&2; cat "$work/errors" >&2; exit 1; }
 
-# Ctrl-C: in-flight jobs are cancelled, the summary is printed, the status is 130.
-"$binary" --jobs 1000000 --seed 1 > "$work/interrupted" 2>&1 &
+status=0
+"$binary" --jobs 20 --failure-rate 1 --seed 1 > /dev/null 2>&1 || status=$?
+[ "$status" -eq 1 ] || { echo "FAILED: a run where every job failed exited with $status, not 1" >&2; exit 1; }
+
+# Ctrl-C: in-flight jobs are cancelled, the summary is printed, the status is 130. Jobs stream in,
+# so ten million take no more memory than a thousand, and the run stops at once.
+"$binary" --jobs 10000000 --seed 1 > "$work/interrupted" 2>&1 &
 pid=$!
-# Wait until it works (its first progress line), then interrupt it.
-for _ in $(seq 1 100); do grep -q '^progress:' "$work/interrupted" && break; sleep 0.1; done
+# Wait until it works (its second progress line), then interrupt it.
+for _ in $(seq 1 100); do [ "$(grep -c '^progress:' "$work/interrupted")" -ge 2 ] && break; sleep 0.1; done
+resident=$(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status")
+[ "$resident" -lt 102400 ] || { echo "FAILED: ten million jobs took $resident KB (more than 100 MB)" >&2; exit 1; }
 kill -INT "$pid"
+interrupted_at=$SECONDS
 status=0
 wait "$pid" || status=$?
 [ "$status" -eq 130 ] || { echo "FAILED: an interrupted run exited with $status, not 130" >&2; exit 1; }
+# Within a second on an idle machine; the bound is generous for a loaded one.
+[ $((SECONDS - interrupted_at)) -le 5 ] || { echo "FAILED: the run took more than 5 s to stop" >&2; exit 1; }
 grep -qE '^  cancelled +[1-9]' "$work/interrupted" \
   || { echo "FAILED: the interrupted run cancelled nothing" >&2; tail "$work/interrupted" >&2; exit 1; }
+# SIGTERM stops a run the same way, with the summary, and 143.
+"$binary" --jobs 1000000 --seed 1 > "$work/terminated" 2>&1 &
+pid=$!
+for _ in $(seq 1 100); do grep -q '^progress:' "$work/terminated" && break; sleep 0.1; done
+kill -TERM "$pid"
+status=0
+wait "$pid" || status=$?
+[ "$status" -eq 143 ] || { echo "FAILED: a terminated run exited with $status, not 143" >&2; exit 1; }
+grep -qE '^  cancelled +[1-9]' "$work/terminated" \
+  || { echo "FAILED: the terminated run printed no summary" >&2; tail "$work/terminated" >&2; exit 1; }
 echo "JobQueue: seeded counts repeat, bad flags and interruption behave"

@@ -27,10 +27,12 @@ import REPLSupport
           if let seed = options.seed { dependencies.random = .seeded(seed) }
         }
         // Ctrl-C cancels the work that runs, or clears the line; twice in a row at an idle prompt
-        // leaves with 130, as a shell's interrupt does. Ctrl-D (the end of input) leaves with 0.
+        // leaves with 130, as a shell's interrupt does. Ctrl-D (the end of input) leaves with 0, or
+        // with 1 when a piped session had a command fail.
         repl.interrupts = Interrupts.stream()
         repl.exitOnInterrupt = { exit(130) }
         await repl.run(StandardInput.lines())
+        exit(console.exitStatus)
       }
     }
   }

@@ -16,12 +16,22 @@ struct JobQueue: Dripper {
     /// Jobs waiting for a retry.
     var waiting = 0
     var isShuttingDown = false
+    /// Whether `jobs` keeps a job once it has ended. A long-running service does not: its table
+    /// then holds only the jobs in progress, and an ended job's id may be submitted again.
+    let retainsEndedJobs: Bool
 
-    init(workers: Int, retry: RetryPolicy = RetryPolicy(), startsPerSecond: Int? = nil) {
+    init(
+      workers: Int, retry: RetryPolicy = RetryPolicy(), startsPerSecond: Int? = nil,
+      retainsEndedJobs: Bool = true
+    ) {
       self.workers = IdentifiedArray((0..<workers).map { Worker.State(id: $0) })
       self.rate = RateLimiter.State(startsPerSecond: startsPerSecond)
       self.retry = retry
+      self.retainsEndedJobs = retainsEndedJobs
     }
+
+    /// Jobs queued and not started.
+    var backlog: Int { queue.count }
 
     /// Jobs running now.
     var running: Int { workers.count { $0.job != nil } }
@@ -157,7 +167,7 @@ struct JobQueue: Dripper {
     guard var ending = state.jobs[job] else { return }
     ending.status = status
     ending.endings += 1
-    state.jobs[job] = ending
+    state.jobs[job] = state.retainsEndedJobs ? ending : nil
     switch status {
     case .done:
       state.metrics.done += 1

@@ -28,7 +28,7 @@ enum JobQueueMain {
     let station = Station(
       initialState: JobQueue.State(
         workers: options.workers, retry: RetryPolicy(maximumAttempts: options.attempts),
-        startsPerSecond: options.startsPerSecond)
+        startsPerSecond: options.startsPerSecond, retainsEndedJobs: false)
     ) {
       JobQueue()
     } withDependencies: {
@@ -41,37 +41,53 @@ enum JobQueueMain {
     print(
       "JobQueue: \(options.jobs) jobs, \(options.workers) workers, failure rate \(options.failureRate), seed \(seed)"
     )
+    fflush(nil)  // before any progress on standard error, even when both go to one pipe
     let started = ContinuousClock.now
     let progress = Task { await Progress.report(station, total: options.jobs) }
 
-    // The clients: each submits its share of the jobs, concurrently with the others.
-    await withTaskGroup(of: Void.self) { group in
+    // The clients: each submits its share of the jobs, concurrently with the others, streaming
+    // them in: a client waits while the queue's backlog is full, so memory stays the same for a
+    // thousand jobs or ten million, and stops submitting on Ctrl-C.
+    let backlogLimit = max(256, options.workers * 32)
+    let expected = await withTaskGroup(of: Int.self) { group in
       for client in 0..<options.clients {
         group.addTask {
+          var submitted = 0
           for (index, job) in stride(from: client, to: options.jobs, by: options.clients).enumerated() {
+            if index.isMultiple(of: 32) {
+              for await backlog in station.observe(\.backlog) where backlog < backlogLimit { break }
+            }
+            if stopSignal.load(ordering: .relaxed) != 0 { break }
             station.pour(.submit(job))
-            if index.isMultiple(of: 32) { await Task.yield() }
+            submitted += 1
           }
+          return submitted
         }
       }
+      var total = 0
+      for await submitted in group { total += submitted }
+      return total
     }
-    for await ended in station.observe(\.metrics.ended) where ended >= options.jobs { break }
+    for await finished in station.observe({ $0.metrics.submitted == expected && $0.metrics.ended == expected }
+    )
+    where finished { break }
     progress.cancel()
     await progress.value
     interruption.cancel()
     let elapsed = ContinuousClock.now - started
-    print(
-      Progress.summary(
-        await station.metrics, jobs: options.jobs, elapsed: elapsed, attempts: options.attempts))
-    exit(interruptRequested.load(ordering: .relaxed) ? 130 : 0)
+    let metrics = await station.metrics
+    print(Progress.summary(metrics, elapsed: elapsed, attempts: options.attempts))
+    exit(Progress.exitStatus(metrics, stoppedBy: stopSignal.load(ordering: .relaxed)))
   }
 
-  /// On SIGINT (Ctrl-C), cancels the jobs in flight instead of ending the process: the signal
+  /// On SIGINT (Ctrl-C) or SIGTERM, cancels the jobs in flight instead of ending the process, so
+  /// that the summary is printed either way: the signal
   /// handler only sets a flag (all a handler may safely do), which this task watches.
   private static func shutDownOnInterrupt(_ station: StationOf<JobQueue>) async {
-    signal(SIGINT) { _ in interruptRequested.store(true, ordering: .relaxed) }
+    signal(SIGINT) { stopSignal.store($0, ordering: .relaxed) }
+    signal(SIGTERM) { stopSignal.store($0, ordering: .relaxed) }
     while !Task.isCancelled {
-      if interruptRequested.load(ordering: .relaxed) {
+      if stopSignal.load(ordering: .relaxed) != 0 {
         station.pour(.shutdown)
         return
       }
@@ -80,8 +96,8 @@ enum JobQueueMain {
   }
 }
 
-/// Set by the SIGINT handler.
-let interruptRequested = Atomic<Bool>(false)
+/// The signal (SIGINT or SIGTERM) that asked the run to stop, 0 before any; set by the handlers.
+let stopSignal = Atomic<Int32>(0)
 
 func writeError(_ text: String) {
   var bytes = Array(text.utf8)
@@ -108,6 +124,9 @@ struct Options: Equatable {
       --clients N       concurrent tasks submitting the jobs (default 16)
       --rate N          most jobs started per second (default: no limit)
       --attempts N      attempts per job, the first included (default 3)
+    Progress goes to standard error: a bar on a terminal, a line a second otherwise.
+    Exit status: 0 when every job succeeded, 1 when any failed, 130 after Ctrl-C
+    (143 after SIGTERM, with the same summary), 2 for bad flags.
     """
 
   static func parse(_ arguments: some Sequence<String>) -> Result<Options, OptionError> {

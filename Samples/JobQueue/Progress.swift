@@ -6,53 +6,73 @@ import Dripper
   import Darwin
 #endif
 
-/// The progress bar, and the summary at the end.
+/// The progress report, and the summary at the end.
 enum Progress {
-  /// Shows progress until cancelled: a bar redrawn ten times a second on a terminal, a plain line
-  /// each second otherwise.
+  /// Reports progress on standard error until cancelled: on a terminal, a bar redrawn ten times a
+  /// second at the terminal's current width (so a resize takes effect at the next redraw), erased
+  /// at the end; otherwise a plain line each second. Standard output carries the summary alone.
   static func report(_ station: StationOf<JobQueue>, total: Int) async {
-    let isTerminal = isatty(STDOUT_FILENO) == 1
+    let isTerminal = isatty(STDERR_FILENO) == 1
     while !Task.isCancelled {
       try? await Task.sleep(for: isTerminal ? .milliseconds(100) : .seconds(1))
-      let metrics = await station.metrics
-      let running = await station.state.running
+      guard !Task.isCancelled else { break }
+      let state = await station.state
+      let (metrics, running) = (state.metrics, state.running)
       if isTerminal {
-        print("\r" + bar(metrics, running: running, total: total), terminator: "")
-        fflushStandardOutput()
-      } else if !Task.isCancelled {
-        print("progress: \(metrics.ended)/\(total) ended, \(running) running, \(metrics.retried) retries")
+        writeError("\r\u{1B}[2K" + bar(metrics, running: running, total: total, columns: terminalColumns()))
+      } else {
+        writeError(
+          "progress: \(metrics.ended)/\(total) ended, \(running) running, \(metrics.retried) retries\n")
       }
     }
-    if isTerminal { print("\r\u{1B}[2K", terminator: "") }
+    if isTerminal { writeError("\r\u{1B}[2K") }
   }
 
-  /// `[########----------] 45% 450/1000 · 8 running · done 440 · failed 2 · retries 12`
-  static func bar(_ metrics: Metrics, running: Int, total: Int) -> String {
-    let width = 24
-    let fraction = total == 0 ? 1 : Double(metrics.ended) / Double(total)
+  /// `[########----------] 45% 450/1000 · 8 running · done 440 · failed 2 · retries 12`, cut to
+  /// fit in `columns` without reaching the last one (a line that fills it wraps on some
+  /// terminals): the bar narrows first, then goes, then the text is cut.
+  static func bar(_ metrics: Metrics, running: Int, total: Int, columns: Int) -> String {
+    let fraction = total == 0 ? 1 : min(Double(metrics.ended) / Double(total), 1)
+    let text =
+      "\(Int(fraction * 100))% \(metrics.ended)/\(total) · \(running) running · done \(metrics.done)"
+      + " · failed \(metrics.failed) · retries \(metrics.retried)"
+    let room = max(columns - 1, 0)
+    let width = min(24, room - text.count - 3)
+    guard width >= 5 else { return String(text.prefix(room)) }
     let filled = Int((fraction * Double(width)).rounded(.down))
     return "[" + String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled) + "] "
-      + "\(Int(fraction * 100))% \(metrics.ended)/\(total) · \(running) running · done \(metrics.done)"
-      + " · failed \(metrics.failed) · retries \(metrics.retried)"
+      + text
   }
 
-  /// The table printed at the end. The counts depend only on the seed; the times on the machine.
-  static func summary(_ metrics: Metrics, jobs: Int, elapsed: Duration, attempts: Int) -> String {
-    func row(_ name: String, _ value: String, _ note: String = "") -> String {
-      "  " + name.padding(12) + value.leftPadding(10) + (note.isEmpty ? "" : "  " + note)
-    }
+  /// The table printed at the end: its values right-aligned in one column as wide as the widest.
+  /// The counts depend only on the seed; the times on the machine. Throughput counts the jobs that
+  /// finished (done or failed), not those cancelled.
+  static func summary(_ metrics: Metrics, elapsed: Duration, attempts: Int) -> String {
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    let rate = seconds > 0 ? Int(Double(metrics.ended) / seconds) : 0
-    return [
-      row("submitted", "\(metrics.submitted)"),
-      row("done", "\(metrics.done)"),
-      row("failed", "\(metrics.failed)", "after \(attempts) attempts"),
-      row("cancelled", "\(metrics.cancelled)"),
-      row("retries", "\(metrics.retried)"),
-      row("p50 latency", milliseconds(metrics.latency(quantile: 0.5))),
-      row("p99 latency", milliseconds(metrics.latency(quantile: 0.99))),
-      row("elapsed", "\(round(seconds * 10) / 10) s", "\(rate) jobs/s"),
-    ].joined(separator: "\n")
+    let finished = metrics.done + metrics.failed
+    let rate = seconds > 0 ? Int(Double(finished) / seconds) : 0
+    let rows: [(name: String, value: String, note: String)] = [
+      ("submitted", "\(metrics.submitted)", ""),
+      ("done", "\(metrics.done)", ""),
+      ("failed", "\(metrics.failed)", "after \(attempts) attempts"),
+      ("cancelled", "\(metrics.cancelled)", ""),
+      ("retries", "\(metrics.retried)", ""),
+      ("p50 latency", milliseconds(metrics.latency(quantile: 0.5)), ""),
+      ("p99 latency", milliseconds(metrics.latency(quantile: 0.99)), ""),
+      ("elapsed", "\(round(seconds * 10) / 10) s", "\(rate) jobs/s finished"),
+    ]
+    let width = rows.map(\.value.count).max().map { max($0, 10) } ?? 10
+    return rows.map { row in
+      "  " + row.name.padding(12) + row.value.leftPadding(width) + (row.note.isEmpty ? "" : "  " + row.note)
+    }
+    .joined(separator: "\n")
+  }
+
+  /// The process's exit status for a run: 128 plus the signal that stopped it (130 for Ctrl-C's
+  /// SIGINT, 143 for SIGTERM, as a shell reports them), else 1 when any job failed for good, else
+  /// 0. `stoppedBy` is 0 when no signal came.
+  static func exitStatus(_ metrics: Metrics, stoppedBy signal: Int32 = 0) -> Int32 {
+    signal != 0 ? 128 + signal : metrics.failed > 0 ? 1 : 0
   }
 
   private static func milliseconds(_ duration: Duration?) -> String {
@@ -61,8 +81,11 @@ enum Progress {
     return "\(round(value * 10) / 10) ms"
   }
 
-  private static func fflushStandardOutput() {
-    fflush(nil)
+  /// Standard error's width in columns, 80 when it cannot be read.
+  private static func terminalColumns() -> Int {
+    var size = winsize()
+    guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+    return Int(size.ws_col)
   }
 }
 

@@ -43,6 +43,7 @@ public final class Console: Sendable {
   private let writeOutput: @Sendable (String) -> Void
   private let writeError: @Sendable (String) -> Void
   private let isAtPrompt = Mutex(false)
+  private let errorCount = Mutex(0)
 
   /// A console that writes through closures, for tests.
   public init(
@@ -74,9 +75,16 @@ public final class Console: Sendable {
     writeOutput(text + "\n")
   }
 
-  /// Writes a line to standard error.
+  /// Writes a line to standard error: something failed, and ``exitStatus`` says so.
   public func error(_ text: String) {
+    errorCount.withLock { $0 += 1 }
     writeError(text + "\n")
+  }
+
+  /// The status to exit with at the end of the input: 1 when a session that no person typed (its
+  /// commands piped or read from a file) wrote an error, so that a script can tell; 0 otherwise.
+  public var exitStatus: Int32 {
+    !isInteractive && errorCount.withLock({ $0 }) > 0 ? 1 : 0
   }
 
   /// Writes a line that may arrive at any time, such as a state an effect changed.

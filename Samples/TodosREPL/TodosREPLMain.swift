@@ -28,6 +28,7 @@ import REPLSupport
         ) { _ in }
         session.loadsAtStart = options.file != nil
         await session.run(StandardInput.lines())
+        exit(console.exitStatus)  // 1 when a piped session had a command fail
       }
     }
   }

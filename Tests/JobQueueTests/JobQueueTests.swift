@@ -5,6 +5,12 @@ import Testing
 
 @testable import JobQueue
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A runner whose attempts take `work` on the clock, and fail for the attempts listed.
 func scriptedRunner(failing: Set<[Int]> = [], work: Duration = .zero, clock: any Clock<Duration>) -> JobRunner
 {
@@ -236,10 +242,69 @@ func makeQueue(
     let metrics = Metrics(
       submitted: 4, done: 3, failed: 1, retried: 2,
       latencies: [.milliseconds(1), .milliseconds(2), .milliseconds(9)])
-    let summary = Progress.summary(metrics, jobs: 4, elapsed: .seconds(2), attempts: 3)
+    let summary = Progress.summary(metrics, elapsed: .seconds(2), attempts: 3)
     #expect(summary.contains("  done                 3"))
     #expect(summary.contains("  failed               1  after 3 attempts"))
     #expect(summary.contains("  p50 latency     2.0 ms"))
     #expect(summary.contains("  p99 latency     9.0 ms"))
+    // Throughput counts the 4 jobs that finished, over 2 s.
+    #expect(summary.contains("  elapsed          2.0 s  2 jobs/s finished"))
+  }
+
+  @Test func theSummaryStaysAlignedForLargeValues() {
+    let metrics = Metrics(submitted: 12_345_678_901, done: 12_345_678_900, failed: 1, cancelled: 0)
+    let lines = Progress.summary(metrics, elapsed: .seconds(1), attempts: 3).split(separator: "\n")
+    // Every value ends in the same column, the widest value's.
+    #expect(lines.count == 8)
+    #expect(lines[0] == "  submitted   12345678901")
+    #expect(lines[1] == "  done        12345678900")
+    #expect(lines[3] == "  cancelled             0")
+    #expect(lines[4] == "  retries               0")
+    #expect(lines[2] == "  failed                1  after 3 attempts")
+  }
+
+  @Test func cancelledJobsDoNotCountAsThroughput() {
+    let metrics = Metrics(submitted: 10, done: 2, failed: 0, cancelled: 8)
+    #expect(Progress.summary(metrics, elapsed: .seconds(1), attempts: 3).hasSuffix("2 jobs/s finished"))
+  }
+
+  @Test(arguments: [20, 40, 60, 80, 200])
+  func theProgressBarFitsTheTerminal(columns: Int) {
+    let metrics = Metrics(submitted: 1_000_000, done: 450_000, failed: 12_345, retried: 98_765)
+    let bar = Progress.bar(metrics, running: 8, total: 1_000_000, columns: columns)
+    #expect(bar.count <= columns - 1)
+    #expect(bar.contains("46%") || columns < 10)
+    #expect(bar.hasPrefix("[") == (columns >= 100))
+  }
+
+  @Test func theExitStatusSaysWhetherEveryJobSucceeded() {
+    #expect(Progress.exitStatus(Metrics(submitted: 2, done: 2)) == 0)
+    #expect(Progress.exitStatus(Metrics(submitted: 2, done: 1, failed: 1)) == 1)
+    #expect(Progress.exitStatus(Metrics(submitted: 2, failed: 2)) == 1)
+    #expect(Progress.exitStatus(Metrics(submitted: 2, done: 1, cancelled: 1), stoppedBy: SIGINT) == 130)
+    #expect(Progress.exitStatus(Metrics(submitted: 2, failed: 1, cancelled: 1), stoppedBy: SIGTERM) == 143)
+  }
+
+  @Test func aServiceKeepsOnlyTheJobsInProgress() async {
+    let clock = TestClock()
+    let station = TestStation(initialState: JobQueue.State(workers: 1, retainsEndedJobs: false)) {
+      JobQueue()
+    } withDependencies: {
+      $0.clock = clock
+      $0.date = DateGenerator { Timestamp(sinceEpoch: clock.now.offset) }
+      $0.jobRunner = scriptedRunner(work: .seconds(1), clock: clock)
+    }
+    station.exhaustivity = .off
+    await station.pour(.submit(1))
+    await station.pour(.submit(2))
+    #expect(station.state.jobs.keys.sorted() == [1, 2])
+    await clock.advance(by: .seconds(1))
+    await station.skipReceivedActions(strict: false)
+    #expect(station.state.jobs.keys.sorted() == [2])
+    await clock.run()
+    await station.skipReceivedActions(strict: false)
+    #expect(station.state.jobs.isEmpty)
+    #expect(station.state.metrics.done == 2)
+    await station.finish()
   }
 }
