@@ -52,6 +52,34 @@ if command -v script > /dev/null; then
   printf '%s\n' '+' 'quit' | script -qec "'$binary' > '$work/tty-output'" /dev/null > /dev/null 2>&1
   printf '%s\n' 'count: 1' > "$work/expected-output"
   check "output redirected from a terminal session" "$work/expected-output" "$work/tty-output"
+
+  # Typed at a terminal, input and output: a line an effect delivers while the user types is
+  # written above the prompt, and the prompt and the typed text are drawn again below it.
+  mkfifo "$work/keys"
+  script -qec "'$binary'" /dev/null < "$work/keys" > "$work/pty-output" 2>&1 &
+  session=$!
+  exec 3> "$work/keys"
+  appeared() {  # appeared PATTERN: waits, at most 20 s, for PATTERN in the terminal's output
+    for _ in $(seq 1 200); do grep -q "$1" "$work/pty-output" && return 0; sleep 0.1; done
+    echo "FAILED: '$1' never appeared on the terminal; it showed:" >&2
+    cat -v "$work/pty-output" >&2
+    exit 1
+  }
+  appeared 'counter> '
+  printf 'set 30000\rfact\r' >&3
+  appeared 'computing a fact'
+  printf 'se' >&3  # typed while the fact (two seconds of work) is computed
+  appeared '30000! has'
+  printf 't 1\rquit\r' >&3
+  exec 3>&-
+  wait "$session" || true
+  below=$(tr -d '\r' < "$work/pty-output" | grep -m1 -A1 '30000! has' | tail -1)
+  case "$below" in
+    "counter> se"*) ;;
+    *) echo "FAILED: the typed text was not drawn again below the result; the line was: $below" >&2; exit 1 ;;
+  esac
+  grep -q '^count: 1' <(tr -d '\r' < "$work/pty-output") \
+    || { echo "FAILED: the line typed around the result ('set 1') was not entered whole" >&2; exit 1; }
 fi
 # Ctrl-C (SIGINT) while a fact is computed cancels it and the session goes on; two in a row at an
 # idle prompt leave with 130. Each step waits, at most 10 s, for the line that shows it happened.

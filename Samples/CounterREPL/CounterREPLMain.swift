@@ -31,7 +31,7 @@ import REPLSupport
         // with 1 when a piped session had a command fail.
         repl.interrupts = Interrupts.stream()
         repl.exitOnInterrupt = { exit(130) }
-        await repl.run(StandardInput.lines())
+        await repl.run(StandardInput.lines(console: console))
         exit(console.exitStatus)
       }
     }

@@ -62,7 +62,7 @@ struct REPL {
     defer { interruptHandler?.cancel() }
     console.showPrompt()
     session: for await line in lines {
-      console.leavePrompt()
+      console.leavePrompt(line)
       tracker.lineRead()
       // An empty line does nothing, as at a shell's prompt.
       if line.allSatisfy(\.isWhitespace) {

@@ -32,8 +32,10 @@ public struct TerminalMode: Equatable, Sendable {
 
 /// Where a REPL writes: standard output and standard error, or, in tests, memory.
 ///
-/// In an interactive session it keeps track of the prompt, so that a line arriving while the user
-/// types (a result an effect delivered) is written above the prompt rather than across it.
+/// In an interactive session it keeps the prompt and the line being typed (a ``LineEditor``, fed
+/// by ``keyPressed(_:)``), so that a line arriving while the user types (a result an effect
+/// delivered) is written above the prompt, and the prompt and the typed text are drawn again
+/// below it, as they were.
 public final class Console: Sendable {
   /// Whether a person types at a terminal: then the REPL shows a prompt.
   public let isInteractive: Bool
@@ -42,7 +44,9 @@ public final class Console: Sendable {
   private let prompt: String
   private let writeOutput: @Sendable (String) -> Void
   private let writeError: @Sendable (String) -> Void
-  private let isAtPrompt = Mutex(false)
+  /// Whether the prompt shows, and the line being typed. Writes to the terminal that involve them
+  /// happen inside the lock, so that a line from an effect and a key's redraw never interleave.
+  private let prompting = Mutex(Prompting())
   private let errorCount = Mutex(0)
 
   /// A console that writes through closures, for tests.
@@ -89,33 +93,69 @@ public final class Console: Sendable {
 
   /// Writes a line that may arrive at any time, such as a state an effect changed.
   public func stateLine(_ text: String) {
-    let atPrompt = isAtPrompt.withLock { $0 }
-    if atPrompt {
-      // Erase the prompt, write the line, and put the prompt back.
-      writeOutput("\r\u{1B}[2K" + text + "\n" + prompt)
-    } else {
-      writeOutput(text + "\n")
+    prompting.withLock { prompting in
+      if prompting.isAtPrompt {
+        // Erase the prompt and the typed text, write the line, and draw them again below it.
+        writeOutput("\r\u{1B}[2K" + text + "\n" + prompt + prompting.editor.text.shownSafely())
+      } else {
+        writeOutput(text + "\n")
+      }
     }
   }
 
-  /// Shows the prompt, in an interactive session.
+  /// Shows the prompt, in an interactive session, with what was typed ahead of it.
   public func showPrompt() {
     guard isInteractive else { return }
-    isAtPrompt.withLock { $0 = true }
-    writeOutput(prompt)
+    prompting.withLock { prompting in
+      prompting.isAtPrompt = true
+      writeOutput(prompt + prompting.editor.text.shownSafely())
+    }
   }
 
-  /// A Ctrl-C arrived: in an interactive session, end the line at the prompt (the terminal shows
-  /// `^C`), so that what follows starts on a line of its own.
+  /// A key read from a terminal in raw mode (see ``StandardInput/lines(console:)``): the line
+  /// being typed changes, and is drawn again if the prompt shows; Return ends it.
+  public func keyPressed(_ byte: UInt8) -> LineEditor.Outcome {
+    prompting.withLock { prompting in
+      let outcome = prompting.editor.feed(byte)
+      switch outcome {
+      case .changed where prompting.isAtPrompt:
+        writeOutput("\r\u{1B}[2K" + prompt + prompting.editor.text.shownSafely())
+      case .line where prompting.isAtPrompt, .endOfInput where prompting.isAtPrompt:
+        // The terminal no longer echoes Return: end the line on screen. The prompt is used up:
+        // what is typed next, before the next prompt, is type-ahead.
+        prompting.isAtPrompt = false
+        prompting.linesEnteredAtPrompt += 1
+        writeOutput("\n")
+      case .changed, .unchanged, .line, .endOfInput:
+        // Typed ahead while a command runs: shown when its prompt is (see `leavePrompt(_:)`).
+        break
+      }
+      return outcome
+    }
+  }
+
+  /// A Ctrl-C arrived: in an interactive session, drop the line being typed and end the line at
+  /// the prompt, so that what follows starts on a line of its own.
   public func interrupted() {
     guard isInteractive else { return }
-    isAtPrompt.withLock { $0 = false }
-    writeOutput("\n")
+    prompting.withLock { prompting in
+      prompting.isAtPrompt = false
+      prompting.editor.clear()
+      writeOutput("\n")
+    }
   }
 
-  /// The user has entered a line.
-  public func leavePrompt() {
-    isAtPrompt.withLock { $0 = false }
+  /// The session took `line` to run. A line typed ahead, while the command before it ran, is
+  /// shown now after its prompt, as a shell shows type-ahead.
+  public func leavePrompt(_ line: String) {
+    prompting.withLock { prompting in
+      if prompting.linesEnteredAtPrompt > 0 {
+        prompting.linesEnteredAtPrompt -= 1
+      } else if prompting.isAtPrompt {
+        writeOutput("\r\u{1B}[2K" + prompt + line.shownSafely() + "\n")
+      }
+      prompting.isAtPrompt = false
+    }
   }
 
   /// Writes all of `text` to a file descriptor, unbuffered.
@@ -130,6 +170,14 @@ public final class Console: Sendable {
       offset += written
     }
   }
+}
+
+/// The prompt's part of a console's state.
+private struct Prompting {
+  var isAtPrompt = false
+  /// Lines entered with Return at a prompt, not yet taken by the session: they are on screen.
+  var linesEnteredAtPrompt = 0
+  var editor = LineEditor()
 }
 
 #if canImport(Glibc)

@@ -2,6 +2,14 @@ import Dispatch
 import Dripper
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The lines of standard input, read on a thread of their own so that a blocking read never holds
 /// a thread of the concurrency pool.
 public enum StandardInput {
@@ -11,6 +19,58 @@ public enum StandardInput {
   /// constant memory, and a command file of any size is read as it is used.
   public static func lines() -> LineReader {
     LineReader { readLine(strippingNewline: true) }
+  }
+
+  /// The lines a session reads: typed at `console`'s prompt when it is interactive, read as
+  /// ``lines()`` otherwise.
+  ///
+  /// Interactive, the terminal is put in raw mode (no echo, no line editing of its own; Ctrl-C
+  /// still signals) until the process exits, and the console edits the line key by key
+  /// (``Console/keyPressed(_:)``): so it knows what is typed, and draws it again below a line that
+  /// arrives meanwhile, where the terminal's own editing would leave it erased.
+  public static func lines(console: Console) -> LineReader {
+    guard console.isInteractive, RawTerminal.enter() else { return lines() }
+    return LineReader {
+      var byte: UInt8 = 0
+      while true {
+        let count = read(STDIN_FILENO, &byte, 1)
+        if count < 0, errno == EINTR { continue }
+        guard count == 1 else { return nil }
+        switch console.keyPressed(byte) {
+        case .line(let line): return line
+        case .endOfInput: return nil
+        case .changed, .unchanged: continue
+        }
+      }
+    }
+  }
+}
+
+/// Standard input's terminal in raw mode, restored when the process exits.
+enum RawTerminal {
+  /// The settings before raw mode, to restore.
+  private static let saved = Mutex<termios?>(nil)
+
+  /// Turns off the terminal's echo and line editing; returns whether it could.
+  static func enter() -> Bool {
+    var settings = termios()
+    guard tcgetattr(STDIN_FILENO, &settings) == 0 else { return false }
+    saved.withLock { $0 = settings }
+    atexit { RawTerminal.restore() }
+    var raw = settings
+    raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+    // One byte at a time, as soon as it comes (in canonical mode these slots hold other keys).
+    withUnsafeMutableBytes(of: &raw.c_cc) { keys in
+      keys[Int(VMIN)] = 1
+      keys[Int(VTIME)] = 0
+    }
+    return tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0  // keeping what was typed ahead
+  }
+
+  /// Puts the terminal back as it was.
+  static func restore() {
+    guard var settings = saved.withLock({ $0 }) else { return }
+    tcsetattr(STDIN_FILENO, TCSANOW, &settings)
   }
 }
 

@@ -54,7 +54,7 @@ struct Session {
     }
     console.showPrompt()
     for await line in lines {
-      console.leavePrompt()
+      console.leavePrompt(line)
       // An empty line does nothing, as at a shell's prompt.
       if line.allSatisfy(\.isWhitespace) {
         console.showPrompt()

@@ -27,7 +27,7 @@ import REPLSupport
           console: console, defaultPath: options.file.map { .success($0) } ?? Persistence.defaultPath()
         ) { _ in }
         session.loadsAtStart = options.file != nil
-        await session.run(StandardInput.lines())
+        await session.run(StandardInput.lines(console: console))
         exit(console.exitStatus)  // 1 when a piped session had a command fail
       }
     }

@@ -17,6 +17,7 @@ final class CapturedConsole: Sendable {
       error: { [self] text in errors.withLock { $0 += text } })
   }
 
+  var outputText: String { output.withLock { $0 } }
   var outputLines: [String] { output.withLock { $0 }.split(separator: "\n").map(String.init) }
   var errorLines: [String] { errors.withLock { $0 }.split(separator: "\n").map(String.init) }
 }
