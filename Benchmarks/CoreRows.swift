@@ -11,6 +11,7 @@ func allRows(_ options: BenchmarkOptions) async -> [Row] {
   if options.includes("entities") { rows += await entityRows(options) }
   if options.includes("sharing") { rows += await sharingRows(options) }
   if options.includes("commit") { rows += await commitRows(options) }
+  if options.includes("producers") { rows += await producerRows(options) }
   return rows
 }
 
