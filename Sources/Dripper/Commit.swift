@@ -1,7 +1,7 @@
 /// A named change to a state, poured like an action: the direct mutation of Verge's
 /// `commit { $0.count += 1 }` and bloc's `Cubit.emit(state)`, for features with no action enum.
 ///
-/// A Station of commits (a ``CommitStation``) reduces each one on its ``StateHandler``, in order
+/// A Station of commits (a ``CommitStation``) reduces each one on its actor, in order
 /// with every other pour, like any action: observers, `logChanges` and `TestStation` see it by its
 /// name, and a commit can return an effect, whose commits are reduced in turn.
 ///

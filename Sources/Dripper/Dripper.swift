@@ -21,7 +21,7 @@
 /// }
 /// ```
 ///
-/// A dripper runs inside a ``StateHandler``, one action at a time and without suspending, so a
+/// A dripper runs inside a ``Station``'s actor, one action at a time and without suspending, so a
 /// reduction never interleaves with another. Work that waits (a request, a timer) belongs in an
 /// ``Effect`` returned from the reduction.
 ///
@@ -29,7 +29,7 @@
 /// once, when it starts (a child's body is evaluated when the child reduces). Read dependencies in
 /// reductions and effects, where they are resolved for each action, not in `body`.
 public protocol Dripper<State, Action>: Sendable {
-  /// The feature's state: a value type, owned by the ``StateHandler`` that runs the dripper.
+  /// The feature's state: a value type, owned by the actor of the ``Station`` that runs the dripper.
   associatedtype State: Sendable
   /// What can happen to the feature.
   associatedtype Action: Sendable
@@ -45,7 +45,7 @@ public protocol Dripper<State, Action>: Sendable {
   /// Drippers with a ``body`` get this from it; leaf drippers implement it.
   func reduce(into state: inout State, action: Action) -> Effect<Action>
 
-  /// The function a ``StateHandler`` runs for each action: ``reduce(into:action:)``, with the
+  /// The function a ``Station``'s actor runs for each action: ``reduce(into:action:)``, with the
   /// ``body`` built once.
   ///
   /// Do not implement it: the defaults cover every dripper. It is a requirement, not a helper, so

@@ -8,8 +8,9 @@ public import Synchronization
 /// mailbox that the handler drains in batches; actions poured by effects are reduced as they
 /// arrive, after whatever the mailbox already holds.
 ///
-/// You rarely touch a `StateHandler` directly: hold a ``Station``.
-public final actor StateHandler<State: Sendable, Action: Sendable> {
+/// It is not API: callers hold a ``Station``, which owns its handler.
+@usableFromInline
+package final actor StateHandler<State: Sendable, Action: Sendable> {
   // The fields come in two groups, in this order on purpose. Every pour, from the producers'
   // threads, retains the handler (a write to its header) and reads `queue`; the handler, on its
   // own thread, reads and writes the second group for every action. Kept 128 bytes apart (two
@@ -78,7 +79,7 @@ public final actor StateHandler<State: Sendable, Action: Sendable> {
 
   /// The state, once every action poured before this read has been reduced.
   @inlinable
-  public var state: State {
+  package var state: State {
     drainMailbox()
     return currentState
   }

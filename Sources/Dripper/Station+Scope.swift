@@ -1,5 +1,5 @@
 extension Station {
-  /// A Station for a child feature that shares this Station's ``StateHandler``.
+  /// A Station for a child feature that shares this Station's actor.
   ///
   /// ```swift
   /// let counter = appStation.scope(state: \.counter, action: .counter)   // a StationOf<Counter>
@@ -18,7 +18,7 @@ extension Station {
     scoped(toChildState, toChildAction, isDuplicate: nil)
   }
 
-  /// A Station for a child feature that shares this Station's ``StateHandler``; its ``states`` are
+  /// A Station for a child feature that shares this Station's actor; its ``states`` are
   /// delivered only when the child's state changes.
   public func scope<ChildState: Equatable & Sendable, ChildAction: Sendable>(
     state toChildState: any KeyPath<State, ChildState> & Sendable,

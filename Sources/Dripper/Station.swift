@@ -7,7 +7,7 @@
 /// let count = await station.count                // or: await station.state.count
 /// ```
 ///
-/// The state lives in a ``StateHandler`` actor that reduces one action at a time. ``pour(_:)``
+/// The state lives in an actor (the Station's `StateHandler`) that reduces one action at a time. ``pour(_:)``
 /// can be called from any thread or task without `await`; actions poured by one caller are reduced
 /// in the order poured. Releasing the last reference to a Station cancels its effects; actions its
 /// effects pour after that are dropped with a ``Diagnostic``.
@@ -15,7 +15,7 @@
 public final class Station<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline let core: Core
 
-  /// What runs a Station: its own ``StateHandler``, or, for a Station scoped to a child feature,
+  /// What runs a Station: its own `StateHandler`, or, for a Station scoped to a child feature,
   /// its parent.
   @usableFromInline
   enum Core: Sendable {

@@ -1,6 +1,6 @@
 public import Synchronization
 
-/// The queue of actions poured with ``Station/pour(_:)``, waiting for the ``StateHandler``.
+/// The queue of actions poured with ``Station/pour(_:)``, waiting for the `StateHandler`.
 ///
 /// A pure state machine kept in a `Lock` by the handler. Pours append to `pending` and take the
 /// next sequence number; the handler swaps the whole array out in one step and reduces the batch
@@ -57,7 +57,7 @@ struct Mailbox<Action: Sendable>: Sendable {
   init() {}
 }
 
-/// The producers' side of a ``StateHandler``: the mailbox and the count of actions poured.
+/// The producers' side of a `StateHandler`: the mailbox and the count of actions poured.
 ///
 /// Every pour writes here, from whatever thread pours, while the handler reduces on another. In an
 /// object of its own, away from the handler's fields (the state, the batch), those writes do not

@@ -9,7 +9,7 @@ import Synchronization
 /// print(await count.value)
 /// ```
 ///
-/// The projection is computed once per reduction, on the ``StateHandler``, however many consumers
+/// The projection is computed once per reduction, on the Station's actor, however many consumers
 /// iterate ``values``; a value equal to the previous one is not delivered again. A `Derived` keeps
 /// only its value, never a whole-state snapshot, and keeps its Station alive.
 public final class Derived<Value: Equatable & Sendable>: Sendable {

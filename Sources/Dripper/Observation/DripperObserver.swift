@@ -17,7 +17,7 @@
 /// }
 /// ```
 ///
-/// Observers are called synchronously: action and transition callbacks on the ``StateHandler``,
+/// Observers are called synchronously: action and transition callbacks on the Station's actor,
 /// in the order of the reductions, and effect callbacks from the effects' tasks. Keep them quick.
 /// Only what an observer asks for is done: the old state is kept for ``didReduce`` alone, and
 /// effects are watched only for an observer with ``effect``.

@@ -185,7 +185,7 @@ final class SliceGroup<Input: Sendable, Value: Sendable>: Sendable {
 /// The slice groups of a Station, published to after each reduction.
 ///
 /// With nothing subscribed, a reduction pays one atomic load. Subscribing and publishing happen on
-/// the ``StateHandler``; ending a subscription can happen anywhere. Adding and removing a group cost
+/// the `StateHandler`; ending a subscription can happen anywhere. Adding and removing a group cost
 /// O(1), however many there are.
 @usableFromInline
 final class StatePublishers<State: Sendable>: Sendable {
