@@ -64,8 +64,6 @@ final class EventPublisher: Sendable {
     return events
   }
 
-  var listenerCount: Int { listeners.withLock { $0.all.count } }
-
   /// Ends every listener's stream, and those of listeners added from now on: the Station is gone.
   func finishAll() {
     let all = listeners.withLock { listeners in

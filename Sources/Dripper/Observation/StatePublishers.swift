@@ -135,8 +135,6 @@ final class SliceGroup<Input: Sendable, Value: Sendable>: Sendable {
     }
   }
 
-  var watcherCount: Int { members.withLock { $0.watchers.count } }
-
   /// Ends every watcher's stream, and those added from now on: the Station is gone.
   @usableFromInline
   func finishAll() {

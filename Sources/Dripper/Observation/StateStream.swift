@@ -35,32 +35,6 @@ public struct StateStream<Element: Sendable>: AsyncSequence, Sendable {
     StateStream(bufferingPolicy: policy, subscribe: subscribe)
   }
 
-  /// The values transformed, skipping those equal to the previous one.
-  func compactMap<T: Sendable>(
-    _ transform: @escaping @Sendable (Element) -> T?, isDuplicate: (@Sendable (T, T) -> Bool)?
-  ) -> StateStream<T> {
-    let subscribe = self.subscribe
-    return StateStream<T>(bufferingPolicy: .init(bufferingPolicy)) { continuation in
-      let (upstream, upstreamContinuation) = AsyncStream.makeStream(
-        of: Element.self, bufferingPolicy: bufferingPolicy)
-      let forwarding = Task {
-        var last: T?
-        for await element in upstream {
-          guard let value = transform(element) else { continue }
-          if let previous = last, let isDuplicate, isDuplicate(previous, value) { continue }
-          last = value
-          continuation.yield(value)
-        }
-        continuation.finish()
-      }
-      continuation.onTermination = { _ in
-        forwarding.cancel()
-        upstreamContinuation.finish()
-      }
-      await subscribe(upstreamContinuation)
-    }
-  }
-
   /// Creates the iterator; the subscription starts at its first `next()`.
   public func makeAsyncIterator() -> Iterator {
     let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: bufferingPolicy)
