@@ -108,66 +108,6 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
     return PourTask(host: self, sequence: sequence)
   }
 
-  /// Starts the task that drains the mailbox, with the Station's dependencies bound for its whole
-  /// life so that the batches it reduces need not bind them.
-  ///
-  /// It runs on the global executor even in a watched Station, whose executor counts it as away
-  /// from now until it has drained: a pour not yet reduced keeps the Station from settling.
-  @usableFromInline
-  nonisolated func scheduleDrainTask() {
-    // The closure reads nothing of the actor: what it needs is captured here.
-    let dependencies = self.dependencies
-    guard let executor else {
-      Task.detached {
-        await DependencyValues.$current.withValue(dependencies) { await self.lingerAndDrain() }
-      }
-      return
-    }
-    executor.leave()
-    Task.detached {
-      await DependencyValues.$current.withValue(dependencies) { await self.drainUntilEmpty() }
-      executor.comeBack()
-    }
-  }
-
-  /// The drain task's loop in a watched Station: drain until the mailbox is empty, without
-  /// lingering, so that no pour waits while the Station looks settled.
-  nonisolated func drainUntilEmpty() async {
-    repeat {
-      await drainEntry(self)
-    } while !queue.mailbox.withLock({ $0.endScheduledDrainIfEmpty() })
-  }
-
-  /// The drain task's loop.
-  ///
-  /// Callers that await their pours drain the mailbox themselves. While the Station stays busy, the
-  /// task lingers, looking at the mailbox every ``DrainPacing/interval``, rather than ending, so
-  /// that the next pours neither spawn a task nor wake a thread each. ``DrainPacing`` decides, from
-  /// two counters read without the mailbox's lock, when it takes a batch; it ends after a look at
-  /// an idle mailbox.
-  nonisolated func lingerAndDrain() async {
-    var previous: DrainPacing.Look?
-    while true {
-      switch DrainPacing.decide(previous: previous, now: currentLook) {
-      case .drain:
-        await drainEntry(self)
-      case .wait:
-        break
-      case .end:
-        // Pours may have come since the look: then the mailbox is not empty, and it drains them.
-        if queue.mailbox.withLock({ $0.endScheduledDrainIfEmpty() }) { return }
-        await drainEntry(self)
-      }
-      previous = currentLook
-      try? await Task.sleep(for: DrainPacing.interval)
-    }
-  }
-
-  /// The mailbox's counters now, read without its lock.
-  nonisolated var currentLook: DrainPacing.Look {
-    DrainPacing.Look(poured: queue.poured.load(ordering: .relaxed), taken: taken.load(ordering: .relaxed))
-  }
-
   /// Reduces an action poured by an effect, after the actions already in the mailbox.
   func receive(_ action: Action, group: EffectGroupID) {
     guard !effects.isClosed else {
@@ -325,56 +265,5 @@ extension StateHandler: PourTaskHost {
   @usableFromInline
   nonisolated func isCancelled(group: EffectGroupID) -> Bool {
     effects.isCancelled(group: group)
-  }
-}
-
-extension StateHandler: StateSource {
-  @inlinable
-  nonisolated func stream<Value: Sendable>(
-    key: SliceKey?, slice: @escaping @Sendable (State) -> Value,
-    isDuplicate: (@Sendable (Value, Value) -> Bool)?
-  ) -> StateStream<Value> {
-    StateStream { continuation in
-      await self.subscribe(continuation, key: key, slice: slice, isDuplicate: isDuplicate)
-    }
-  }
-
-  /// Adds a watcher of a slice, on the actor: its first value is the current one, and no reduction
-  /// can come between that value and the next.
-  @inlinable
-  func subscribe<Value: Sendable>(
-    _ continuation: AsyncStream<Value>.Continuation, key: SliceKey?,
-    slice: @escaping @Sendable (State) -> Value, isDuplicate: (@Sendable (Value, Value) -> Bool)?
-  ) {
-    guard !isReleased else { return continuation.finish() }
-    drainMailbox()
-    let (number, group) = publishers.group(key: key, slice: slice, isDuplicate: isDuplicate, joining: true)
-    let current = group.current(computingFrom: currentState)
-    group.attach(continuation, current: current, joined: true) { [publishers] in
-      publishers.removeGroupIfEmpty(number, group) { group.isEmpty }
-    }
-  }
-
-  @usableFromInline
-  nonisolated func derived<Value: Sendable>(
-    slice: @escaping @Sendable (State) -> Value, isDuplicate: (@Sendable (Value, Value) -> Bool)?,
-    owner: any Sendable
-  ) -> Derived<Value> {
-    let (number, group) = publishers.group(key: nil, slice: slice, isDuplicate: isDuplicate)
-    return Derived(
-      group: group,
-      withCurrent: { body in await self.withState { body(group.current(computingFrom: $0)) } },
-      detach: { [publishers] in publishers.removeGroupIfEmpty(number, group) { true } }, owner: owner)
-  }
-
-  /// Runs `body` on the actor with the state, once every action poured before has been reduced.
-  func withState(_ body: @Sendable (State) -> Void) {
-    drainMailbox()
-    body(currentState)
-  }
-
-  @usableFromInline
-  nonisolated func settle() async {
-    await drainEntry(self)
   }
 }

@@ -1,0 +1,104 @@
+extension Dripper {
+  /// Runs a child feature while an enum-shaped state is in one case.
+  ///
+  /// ```swift
+  /// enum State { case loggedOut(LoggedOut.State), loggedIn(LoggedIn.State) }
+  /// …
+  /// Drip { state, action in … }
+  ///   .ifCaseLet(.loggedIn, action: .loggedIn) { LoggedIn() }
+  /// ```
+  ///
+  /// For child actions the child runs first. When the state leaves the case, the child's effects
+  /// are cancelled. An action that arrives while the state is in another case is ignored and
+  /// reported as a ``Diagnostic``. Each `ifCaseLet` is a namespace of its own, told apart by where
+  /// it is written (`fileID`, `line` and `column`, which you never pass): two over the same child
+  /// type, for two cases, never cancel each other's effects.
+  @inlinable
+  public func ifCaseLet<ChildState, ChildAction, Child: Dripper>(
+    _ toChildState: CasePath<State, ChildState>,
+    action toChildAction: CasePath<Action, ChildAction>,
+    fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column,
+    @DripperBuilder<ChildState, ChildAction> then child: () -> Child
+  ) -> _IfCaseLetDripper<Self, Child> where ChildState == Child.State, ChildAction == Child.Action {
+    _IfCaseLetDripper(
+      parent: self, toChildState: toChildState, toChildAction: toChildAction, child: child(), childID: nil,
+      site: CallSite(fileID: fileID, line: line, column: column))
+  }
+
+  /// Runs a child feature with identifiable state while an enum-shaped state is in one case; a
+  /// child replaced by one with another `id`, in the same case, is a new child.
+  ///
+  /// As ``Dripper/ifCaseLet(_:action:fileID:line:column:then:)-7eqfc``, and when the parent replaces the child with one of another
+  /// `id`, the old child's effects are cancelled and what they would still pour is dropped.
+  @inlinable
+  public func ifCaseLet<ChildState, ChildAction, Child: Dripper>(
+    _ toChildState: CasePath<State, ChildState>,
+    action toChildAction: CasePath<Action, ChildAction>,
+    fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column,
+    @DripperBuilder<ChildState, ChildAction> then child: () -> Child
+  ) -> _IfCaseLetDripper<Self, Child>
+  where
+    ChildState == Child.State, ChildAction == Child.Action, ChildState: Identifiable, ChildState.ID: Sendable
+  {
+    _IfCaseLetDripper(
+      parent: self, toChildState: toChildState, toChildAction: toChildAction, child: child(),
+      childID: { AnySendableHashable($0.id) }, site: CallSite(fileID: fileID, line: line, column: column))
+  }
+}
+
+/// A parent dripper with a child in one case of its state: see ``Dripper/ifCaseLet(_:action:fileID:line:column:then:)-7eqfc``.
+public struct _IfCaseLetDripper<Parent: Dripper, Child: Dripper>: Dripper {
+  /// A leaf: it implements `reduce`.
+  public typealias Body = Never
+
+  @usableFromInline let parent: Parent
+  @usableFromInline let toChildState: CasePath<Parent.State, Child.State>
+  @usableFromInline let toChildAction: CasePath<Parent.Action, Child.Action>
+  @usableFromInline let child: Child
+  /// The child's id, for identifiable children: a child of another id is another child.
+  @usableFromInline let childID: (@Sendable (Child.State) -> AnySendableHashable)?
+  /// Where the `ifCaseLet` is written: its namespace, apart from its siblings'.
+  @usableFromInline let site: CallSite
+
+  @inlinable
+  init(
+    parent: Parent, toChildState: CasePath<Parent.State, Child.State>,
+    toChildAction: CasePath<Parent.Action, Child.Action>, child: Child,
+    childID: (@Sendable (Child.State) -> AnySendableHashable)?, site: CallSite
+  ) {
+    self.parent = parent
+    self.toChildState = toChildState
+    self.toChildAction = toChildAction
+    self.child = child
+    self.childID = childID
+    self.site = site
+  }
+
+  /// Runs the child for a child action while the state is in its case, then the parent; cancels
+  /// the child's effects if the state left the case, or another child (of another id) took its
+  /// place.
+  @inlinable
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+    let toChildState = toChildState
+    let runChild: (inout Parent.State, Child.Action) -> Effect<Child.Action>? = { state, childAction in
+      guard var childState = toChildState.extract(state) else { return nil }
+      let effect = child.reduce(into: &childState, action: childAction)
+      state = toChildState.embed(childState)
+      return effect
+    }
+    let missing = { Diagnostic.missingCase(of: Parent.State.self, for: action) }
+    let site = site
+    guard let childID else {
+      return parent.reduce(
+        into: &state, action: action, withChild: toChildAction,
+        identity: { toChildState.matches($0) ? true : nil }, runChild: runChild, missing: missing,
+        namespace: { _ in AnySendableHashable(ChildNamespace(Child.self, id: AnySendableHashable(site))) })
+    }
+    return parent.reduce(
+      into: &state, action: action, withChild: toChildAction,
+      identity: { toChildState.extract($0).map(childID) }, runChild: runChild, missing: missing,
+      namespace: {
+        AnySendableHashable(ChildNamespace(Child.self, id: AnySendableHashable(SitedID(site: site, id: $0))))
+      })
+  }
+}
