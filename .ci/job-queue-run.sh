@@ -5,8 +5,8 @@
 # summary, in little memory.
 set -euo pipefail
 binary=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=session-lib.sh
+source "$(dirname "$0")/session-lib.sh"
 
 cat > "$work/expected" <<'EOF_COUNTS'
   submitted          300
@@ -24,10 +24,7 @@ for run in 1 2; do
     exit 1
   fi
   grep -E '^  (submitted|done|failed|cancelled|retries) ' "$work/output" > "$work/counts"
-  if ! diff -u "$work/expected" "$work/counts"; then
-    echo "FAILED: run $run of the seeded JobQueue counted differently (diff above)" >&2
-    exit 1
-  fi
+  check "the counts of seeded run $run" "$work/expected" "$work/counts"
 done
 
 status=0
