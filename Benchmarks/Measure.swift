@@ -97,8 +97,12 @@ struct Row {
 }
 
 /// Runs `body`, which performs `operations` operations, several times; returns the best time per
-/// operation, the one least disturbed by the rest of the machine.
-func measure(_ options: BenchmarkOptions, operations: Int, _ body: () async -> Void) async -> Double {
+/// operation, the one least disturbed by the rest of the machine. It runs on the caller's actor:
+/// called from the main actor, the loop is on the main actor, as an app's code is.
+func measure(
+  _ options: BenchmarkOptions, operations: Int, isolation: isolated (any Actor)? = #isolation,
+  _ body: () async -> Void
+) async -> Double {
   var best = Double.infinity
   for _ in 0..<options.repetitions {
     let start = nanoseconds()

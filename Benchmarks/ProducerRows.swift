@@ -16,16 +16,16 @@ func producerRows(_ options: BenchmarkOptions) async -> [Row] {
   let floorName = "minimal actor, awaited per action from the main actor"
   let (floor, synchronous, awaited) = await Task { @MainActor in
     let actor = MinimalActor()
-    let floor = await measureOnMainActor(options, operations: n) {
+    let floor = await measure(options, operations: n) {
       for _ in 0..<n { await actor.increase() }
     }
-    let synchronous = await measureOnMainActor(options, operations: n) {
+    let synchronous = await measure(options, operations: n) {
       let station = Station(initialState: BenchCounter.State()) { BenchCounter() }
       var last: PourTask?
       for _ in 0..<n { last = station.pour(.increase) }
       await last?.finish()
     }
-    let awaited = await measureOnMainActor(options, operations: n) {
+    let awaited = await measure(options, operations: n) {
       let station = Station(initialState: BenchCounter.State()) { BenchCounter() }
       for _ in 0..<n { await station.pour(.increase).finish() }
     }
@@ -65,18 +65,4 @@ func producerRows(_ options: BenchmarkOptions) async -> [Row] {
         note: "\(Report.format2(millionsPerSecond)) M actions/s"))
   }
   return rows
-}
-
-/// ``measure(_:operations:_:)`` with the loop on the main actor, as an app's code runs.
-@MainActor
-func measureOnMainActor(
-  _ options: BenchmarkOptions, operations: Int, _ body: @MainActor () async -> Void
-) async -> Double {
-  var best = Double.infinity
-  for _ in 0..<options.repetitions {
-    let start = nanoseconds()
-    await body()
-    best = min(best, Double(nanoseconds() - start) / Double(operations))
-  }
-  return best
 }
