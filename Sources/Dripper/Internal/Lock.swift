@@ -32,8 +32,8 @@ public import Synchronization
 @usableFromInline
 package struct Lock<Value: ~Copyable>: ~Copyable, Sendable {
   @usableFromInline let mutex: Mutex<Value>
-  /// Taken by the thread in the critical section (Linux), and the word whose acquiring and
-  /// releasing operations ThreadSanitizer sees.
+  /// Taken by the thread in the critical section, on Linux: the word whose acquiring and
+  /// releasing operations ThreadSanitizer sees. Unused elsewhere, where the mutex alone serves.
   @usableFromInline let gate = Atomic<Bool>(false)
 
   /// Creates a lock holding `initialValue`.
@@ -51,30 +51,28 @@ package struct Lock<Value: ~Copyable>: ~Copyable, Sendable {
       if !gate.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
         waitForGate()
       }
-    #else
-      _ = gate.load(ordering: .acquiring)
+      defer { gate.store(false, ordering: .releasing) }
     #endif
-    defer { gate.store(false, ordering: .releasing) }
     return try mutex.withLock { (value: inout sending Value) throws(E) -> sending Result in
       try body(&value)
     }
   }
 
-  /// Takes the gate once it is free: spins a little (the holder is likely running and about to
-  /// leave), then yields the core between tries.
-  @usableFromInline
-  borrowing func waitForGate() {
-    var tries = 0
-    while true {
-      if !gate.load(ordering: .relaxed),
-        gate.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
-      {
-        return
-      }
-      tries += 1
-      #if os(Linux)
+  #if os(Linux)
+    /// Takes the gate once it is free: spins a little (the holder is likely running and about to
+    /// leave), then yields the core between tries.
+    @usableFromInline
+    borrowing func waitForGate() {
+      var tries = 0
+      while true {
+        if !gate.load(ordering: .relaxed),
+          gate.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
+        {
+          return
+        }
+        tries += 1
         if tries > 32 { sched_yield() }
-      #endif
+      }
     }
-  }
+  #endif
 }
