@@ -29,7 +29,8 @@ otherwise (`<!-- snippet: KIND; key: value -->`, invisible when rendered):
     skip            Not code to compile; the reason follows.
 
 Glue the text leaves out (a client, a child feature, case paths) lives in
-.ci/snippets/<name>.swift, copied into the module.
+.ci/snippets/<name>.swift, copied into the module, with any <name>+<part>.swift (a
+link to glue that several documents share, in .ci/snippets/shared).
 """
 
 import pathlib
@@ -166,9 +167,10 @@ def main(repo, out):
 
         (sources / name).mkdir(parents=True)
         (sources / name / "Snippets.swift").write_text("\n".join(body) + "\n")
-        glue = repo / ".ci" / "snippets" / f"{document.stem}.swift"
-        if glue.exists():
-            shutil.copy(glue, sources / name / "Glue.swift")
+        glue_folder = repo / ".ci" / "snippets"
+        for glue in [glue_folder / f"{document.stem}.swift", *sorted(glue_folder.glob(f"{document.stem}+*.swift"))]:
+            if glue.exists():
+                shutil.copy(glue, sources / name / ("Glue" + glue.stem[len(document.stem):] + ".swift"))
         modules.append(name)
         if len(test_body) > 0:
             (sources / (name + "Tests")).mkdir(parents=True)

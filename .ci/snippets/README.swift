@@ -51,22 +51,6 @@ struct Sensors: Dripper {
   var body: some DripperOf<Self> { EmptyDripper() }
 }
 
-struct Preview: Dripper {
-  struct State: Equatable, Sendable {}
-  enum Action: Sendable { case appeared }
-  var body: some DripperOf<Self> { EmptyDripper() }
-}
-
-struct Parent: Dripper {
-  struct State: Equatable, Sendable { var preview = Preview.State() }
-  enum Action: Sendable { case preview(Preview.Action) }
-  var body: some DripperOf<Self> { EmptyDripper() }
-}
-
-extension CasePath<Parent.Action, Preview.Action> {
-  static var preview: Self { Self(Parent.Action.preview) { if case .preview(let a) = $0 { a } else { nil } } }
-}
-
 struct Todo: Equatable, Sendable { var isDone = false }
 struct Toast: Sendable { var text: String; init(_ text: String) { self.text = text } }
 

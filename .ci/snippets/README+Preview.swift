@@ -1,0 +1,1 @@
+shared/Preview.swift
