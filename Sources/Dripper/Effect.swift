@@ -101,7 +101,8 @@ public struct Effect<Action: Sendable>: Sendable {
       .run(
         EffectRun(
           priority: priority, operation: operation, handler: handler,
-          dependencies: DependencyValues.current, origin: EffectOrigin(fileID: fileID, line: line))))
+          dependencies: DependencyValues.current.captured,
+          origin: EffectOrigin(fileID: fileID, line: line))))
   }
 
   /// Runs effects at the same time.

@@ -11,13 +11,13 @@ extension StateHandler {
     let dependencies = self.dependencies
     guard let executor else {
       Task.detached {
-        await DependencyValues.$current.withValue(dependencies) { await self.lingerAndDrain() }
+        await DependencyValues.bind(dependencies) { await self.lingerAndDrain() }
       }
       return
     }
     executor.leave()
     Task.detached {
-      await DependencyValues.$current.withValue(dependencies) { await self.drainUntilEmpty() }
+      await DependencyValues.bind(dependencies) { await self.drainUntilEmpty() }
       executor.comeBack()
     }
   }

@@ -68,6 +68,7 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
     self.reducer = dripper._reducer()
     var dependencies = dependencies
     dependencies.station = DependencyValues.nextStation()
+    dependencies.presentation = PresentationDepth()
     self.dependencies = dependencies
     self.onEnd = onEnd
     self.executor = Self.makeExecutor(for: dependencies)

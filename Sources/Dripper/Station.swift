@@ -53,7 +53,7 @@ public final class Station<State: Sendable, Action: Sendable>: Sendable {
     @DripperBuilder<State, Action> dripper: () -> D,
     withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in }
   ) {
-    var dependencies = DependencyValues.current
+    var dependencies = DependencyValues.current.captured
     prepareDependencies(&dependencies)
     let observers = observers.isEmpty ? DefaultObserver.observers(for: State.self, Action.self) : observers
     let handler: StateHandler<State, Action>

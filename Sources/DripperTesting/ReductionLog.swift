@@ -83,9 +83,7 @@ struct RecordingDripper<Base: Dripper>: Dripper {
       }
     let values = dependencies.current
     let effect = withDependencies {
-      let station = $0.station
-      $0 = values
-      $0.station = station
+      $0.replace(with: values)
     } operation: {
       base.reduce(into: &state, action: action)
     }

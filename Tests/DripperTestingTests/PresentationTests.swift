@@ -14,6 +14,9 @@ struct SheetEditor: Dripper {
     case tick
     case closeTapped
     case checkPresented
+    /// Has an effect send back what `isPresented` was when the effect was made.
+    case checkPresentedInEffect
+    case presentedInEffect(Bool)
   }
 
   @Dependency(\.clock) var clock
@@ -35,6 +38,11 @@ struct SheetEditor: Dripper {
         return .run { _ in await dismiss() }
       case .checkPresented:
         state.isPresented = isPresented
+        return .none
+      case .checkPresentedInEffect:
+        return .run { pour in await pour(.presentedInEffect(isPresented)) }
+      case .presentedInEffect(let presented):
+        state.isPresented = presented
         return .none
       }
     }

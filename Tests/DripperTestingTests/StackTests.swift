@@ -10,6 +10,8 @@ struct EditorStack: Dripper {
   enum Action: Equatable, Sendable {
     case open(String)
     case closeAll
+    /// Replaces the whole stack with one editor.
+    case reset(String)
     case path(StackAction<SheetEditor.State, SheetEditor.Action>)
   }
 
@@ -18,6 +20,7 @@ struct EditorStack: Dripper {
       switch action {
       case .open(let text): state.path.append(SheetEditor.State(text: text))
       case .closeAll: state.path.removeAll()
+      case .reset(let text): state.path = [SheetEditor.State(text: text)]
       case .path: break
       }
       return .none
@@ -99,6 +102,52 @@ extension CasePath<EditorStack.Action, StackAction<SheetEditor.State, SheetEdito
     } matching: {
       mentions("no element of the stack has the id #3")($0)
     }
+    await station.finish()
+  }
+
+  @Test func anElementIsPresentedInItsReductionsAndEffectsAndTheParentIsNot() async {
+    let station = station(TestClock())
+    await station.pour(.open("a")) { $0.path.append(SheetEditor.State(text: "a")) }
+    await station.pour(.path(.element(id: 0, action: .checkPresentedInEffect)))
+    await station.receive(.path(.element(id: 0, action: .presentedInEffect(true)))) {
+      $0.path[id: 0]?.isPresented = true
+    }
+    await station.finish()
+    // Reduced outside a Station, an element is presented too, and nothing is left bound after.
+    var state = EditorStack.State(path: [SheetEditor.State(text: "b")])
+    _ = EditorStack().reduce(into: &state, action: .path(.element(id: 0, action: .checkPresented)))
+    #expect(state.path[id: 0]?.isPresented == true)
+    @Dependency(\.isPresented) var isPresented
+    #expect(!isPresented)
+  }
+
+  @Test func anElementPushedBelowTheTopIDIsFoundByItsID() async {
+    let station = station(TestClock())
+    await station.pour(.path(.push(id: 5, state: SheetEditor.State(text: "five")))) {
+      $0.path.push(SheetEditor.State(text: "five"), id: 5)
+    }
+    await station.pour(.path(.push(id: 2, state: SheetEditor.State(text: "two")))) {
+      $0.path.push(SheetEditor.State(text: "two"), id: 2)
+    }
+    await station.pour(.path(.element(id: 2, action: .tick))) { $0.path[id: 2]?.text = "two." }
+    await station.pour(.path(.element(id: 5, action: .tick))) { $0.path[id: 5]?.text = "five." }
+    await station.pour(.path(.popFrom(id: 5))) { $0.path.removeAll() }
+    await station.pour(.open("next")) { $0.path.append(SheetEditor.State(text: "next")) }
+    #expect(station.state.path.ids == [6])
+    await station.finish()
+  }
+
+  @Test func replacingTheStackCancelsTheEffectsOfTheElementsNotOnTheNewOne() async {
+    let clock = TestClock()
+    let station = station(clock)
+    await station.pour(.open("a")) { $0.path.append(SheetEditor.State(text: "a")) }
+    await station.pour(.open("b")) { $0.path.append(SheetEditor.State(text: "b")) }
+    await station.pour(.path(.element(id: 0, action: .startTicking)))
+    await station.pour(.path(.element(id: 1, action: .startTicking)))
+    // The new stack numbers its one element 0: element 0 keeps its effect, element 1 loses its.
+    await station.pour(.reset("new")) { $0.path = [SheetEditor.State(text: "new")] }
+    await clock.advance(by: .seconds(1))
+    await station.receive(.path(.element(id: 0, action: .tick))) { $0.path[id: 0]?.text = "new." }
     await station.finish()
   }
 }

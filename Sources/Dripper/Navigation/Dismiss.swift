@@ -1,3 +1,5 @@
+public import Synchronization
+
 /// Dismisses the presented feature whose effect calls it: `@Dependency(\.dismiss)`.
 ///
 /// ```swift
@@ -51,8 +53,11 @@ extension DependencyValues {
   /// pushed on a stack (by ``Dripper/forEach(_:action:destination:)``), in its reductions and its
   /// effects.
   public var isPresented: Bool {
-    get { presented }
-    set { presented = newValue }
+    get { presented || (presentation?.isPresenting ?? false) }
+    set {
+      presented = newValue
+      presentation = nil
+    }
   }
 }
 
@@ -95,10 +100,46 @@ extension EffectRun {
 extension DependencyValues {
   /// Runs `body` with ``isPresented`` set: what a presentation and a stack do around each of their
   /// children's reductions.
-  @usableFromInline
+  @inlinable
   static func presenting<Result>(_ body: () -> Result) -> Result {
+    // In a Station's reduction: raise its depth, which costs a task-local read and two stores;
+    // binding values again would cost more than the reduction.
+    if let depth = PresentationDepth.current {
+      depth.enter()
+      defer { depth.leave() }
+      return body()
+    }
+    // A dripper reduced outside a Station (a direct `reduce` call): bind the values.
     var values = current
     values.presented = true
-    return $current.withValue(values, operation: body)
+    var result: Result?
+    bind(values) { result = body() }
+    return result!
   }
+}
+
+/// How deep in presented features a Station's reduction in progress is: raised by a presentation
+/// or a stack around its child's reduction, read by ``DependencyValues/isPresented``.
+///
+/// Only the Station's actor writes it, synchronously around a reduction, and only that reduction
+/// reads it; effects capture ``DependencyValues/isPresented`` instead.
+@usableFromInline
+package final class PresentationDepth: Sendable {
+  /// The depth of the Station whose reduction is running, bound with its dependencies: a second
+  /// task-local so that a presentation reads one reference, not a copy of every value.
+  @usableFromInline @TaskLocal static var current: PresentationDepth?
+
+  @usableFromInline let depth: Atomic<Int>
+
+  @usableFromInline
+  init() { depth = Atomic(0) }
+
+  @inlinable
+  var isPresenting: Bool { depth.load(ordering: .relaxed) > 0 }
+
+  @inlinable
+  func enter() { depth.store(depth.load(ordering: .relaxed) + 1, ordering: .relaxed) }
+
+  @inlinable
+  func leave() { depth.store(depth.load(ordering: .relaxed) - 1, ordering: .relaxed) }
 }

@@ -58,60 +58,71 @@ public struct _StackDripper<Parent: Dripper, Element: Dripper>: Dripper {
   /// of every element that left the stack.
   @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+    // Two in-place accesses to the stack, never a copy of it: one to run the element and start
+    // logging removals, one for a push or a pop and to read the log, which holds only the ids
+    // that left, so the cost grows with the elements popped, not with the stack.
     let stackAction = toStackAction.extract(action)
-    // The ids before the parent runs, to see which elements leave: an unchanged stack compares in
-    // constant time. Read in the same access to the stack as the element's reduction.
-    var effect = Effect<Parent.Action>.none
-    let before: [StackElementID]
-    if case .element(let id, let elementAction) = stackAction {
-      (effect, before) = reduceElement(id, elementAction, in: &state[keyPath: toStack], for: action)
-    } else {
-      before = state[keyPath: toStack].ids
-    }
-    effect = effect.merge(with: parent.reduce(into: &state, action: action))
-    switch stackAction {
-    case .popFrom(let id):
-      if state[keyPath: toStack].index(id: id) != nil {
-        state[keyPath: toStack].pop(from: id)
-      } else {
-        effect = effect.merge(with: .report(.missingStackElement(id, for: action)))
-      }
-    case .push(let id, let elementState):
-      if !state[keyPath: toStack].push(elementState, id: id) {
-        effect = effect.merge(with: .report(.duplicateStackElement(id, for: action)))
-      }
-    case .element, nil:
-      break
-    }
-    let after = state[keyPath: toStack].ids
-    guard before != after else { return effect }
-    let remaining = Set(after)
-    for id in before where !remaining.contains(id) {
-      effect = effect.merge(with: .cancelNamespace(namespace(id)))
-    }
-    return effect
+    let elementEffect = reduceElement(stackAction, in: &state[keyPath: toStack], for: action)
+    let parentEffect = parent.reduce(into: &state, action: action)
+    let stackEffect = pushingOrPopping(stackAction, in: &state[keyPath: toStack], for: action)
+    return elementEffect.merge(with: parentEffect).merge(with: stackEffect)
   }
 
-  /// Runs the element `id`; returns its effect and the stack's ids.
+  /// Runs the element an `.element` action names; then starts logging removals.
   @inlinable
   func reduceElement(
-    _ id: StackElementID, _ elementAction: Element.Action, in stack: inout StackState<Element.State>,
+    _ stackAction: StackAction<Element.State, Element.Action>?, in stack: inout StackState<Element.State>,
     for action: Parent.Action
-  ) -> (Effect<Parent.Action>, [StackElementID]) {
-    guard let position = stack.index(id: id) else {
-      return (.report(.missingStackElement(id, for: action)), stack.ids)
-    }
+  ) -> Effect<Parent.Action> {
+    defer { stack.beginTrackingRemovals() }
+    guard case .element(let id, let elementAction) = stackAction else { return .none }
+    guard let position = stack.index(id: id) else { return .report(.missingStackElement(id, for: action)) }
     let element = element
     let effect = DependencyValues.presenting {
       element.reduce(into: &stack._elements[position], action: elementAction)
     }
-    if effect.isNone { return (.none, stack.ids) }
+    if effect.isNone { return .none }
     let embed = toStackAction.embed
-    let mapped = effect.map { StackAction<Element.State, Element.Action>.element(id: id, action: $0) }
+    return effect.map { StackAction<Element.State, Element.Action>.element(id: id, action: $0) }
       .dismissing(with: .popFrom(id: id))
       .map(embed)
       .namespaced(namespace(id))
-    return (mapped, stack.ids)
+  }
+
+  /// Pushes or pops for a `.push` or `.popFrom` action; then cancels the effects of the elements
+  /// that left the stack: one merge of their namespaces; or, when the parent replaced the whole
+  /// stack, a cancellation of every element's effects whose id is not on the new stack.
+  @inlinable
+  func pushingOrPopping(
+    _ stackAction: StackAction<Element.State, Element.Action>?, in stack: inout StackState<Element.State>,
+    for action: Parent.Action
+  ) -> Effect<Parent.Action> {
+    var effect = Effect<Parent.Action>.none
+    switch stackAction {
+    case .popFrom(let id):
+      if let position = stack.index(id: id) {
+        stack.removeSuffix(from: position)
+      } else {
+        effect = .report(.missingStackElement(id, for: action))
+      }
+    case .push(let id, let elementState):
+      if !stack.push(elementState, id: id) { effect = .report(.duplicateStackElement(id, for: action)) }
+    case .element, nil:
+      break
+    }
+    guard let popped = stack.endTrackingRemovals() else {
+      return effect.merge(
+        with: .cancelChildren(
+          at: ChildNamespace.Location.keyPath(toStack),
+          except: Set(stack.ids.lazy.map { AnySendableHashable($0) })))
+    }
+    if popped.isEmpty { return effect }
+    // An element popped and pushed back with its id by the same reduction keeps its effects.
+    var cancellations = [effect]
+    for id in popped where stack.index(id: id) == nil {
+      cancellations.append(.cancelNamespace(namespace(id)))
+    }
+    return .merge(cancellations)
   }
 
   @usableFromInline

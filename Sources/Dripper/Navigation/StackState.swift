@@ -31,21 +31,29 @@ public struct StackElementID: Hashable, Sendable, Comparable, ExpressibleByInteg
 /// ```
 ///
 /// A parent runs the elements with ``Dripper/forEach(_:action:destination:)``. An element is found
-/// by id in constant time, at any depth of any stack.
+/// by id by bisecting the ids, which increase from the bottom (or, after a push named an id lower
+/// than the top's, by hashing it): a few comparisons at the depths people navigate.
 public struct StackState<Element: Sendable>: Sendable {
   @usableFromInline var _ids: [StackElementID]
   @usableFromInline var _elements: [Element]
   /// The position of each id. Elements leave only from the top, so no position ever changes.
   @usableFromInline var _positions: [StackElementID: Int]
+  /// Whether the ids increase from the bottom, as they do unless a push named a smaller id: then
+  /// an id is found by bisecting them, which costs less than hashing it.
+  @usableFromInline var _idsIncrease: Bool
   /// The number the next pushed element gets.
   @usableFromInline var nextID: Int
+  /// The ids removed since the stack dripper began tracking them; `nil` when it is not.
+  @usableFromInline var _removedWhileTracking: [StackElementID]?
 
   /// An empty stack.
   public init() {
     _ids = []
     _elements = []
     _positions = [:]
+    _idsIncrease = true
     nextID = 0
+    _removedWhileTracking = nil
   }
 
   /// A stack of `elements`, bottom first, with ids 0, 1, 2, …
@@ -58,9 +66,18 @@ public struct StackState<Element: Sendable>: Sendable {
   @inlinable
   public var ids: [StackElementID] { _ids }
 
-  /// The position of the element with `id`, in constant time.
+  /// The position of the element with `id`: a bisection of the ids, or a hash lookup after a
+  /// push out of order.
   @inlinable
-  public func index(id: StackElementID) -> Int? { _positions[id] }
+  public func index(id: StackElementID) -> Int? {
+    guard _idsIncrease else { return _positions[id] }
+    var (low, high) = (0, _ids.count)
+    while low < high {
+      let middle = (low + high) / 2
+      if _ids[middle] < id { low = middle + 1 } else { high = middle }
+    }
+    return low < _ids.count && _ids[low] == id ? low : nil
+  }
 
   /// The element with `id`, or `nil`; setting `nil` pops it and every element above it.
   @inlinable
@@ -111,6 +128,7 @@ public struct StackState<Element: Sendable>: Sendable {
   public mutating func push(_ element: Element, id: StackElementID) -> Bool {
     guard index(id: id) == nil else { return false }
     nextID = Swift.max(nextID, id.rawValue + 1)
+    if let top = _ids.last, id < top { _idsIncrease = false }
     _positions[id] = _ids.count
     _ids.append(id)
     _elements.append(element)
@@ -121,7 +139,10 @@ public struct StackState<Element: Sendable>: Sendable {
   @discardableResult
   public mutating func popLast() -> Element? {
     guard !_elements.isEmpty else { return nil }
-    _positions[_ids.removeLast()] = nil
+    let id = _ids.removeLast()
+    _positions[id] = nil
+    _removedWhileTracking?.append(id)
+    if _ids.isEmpty { _idsIncrease = true }
     return _elements.removeLast()
   }
 
@@ -143,8 +164,24 @@ public struct StackState<Element: Sendable>: Sendable {
   @inlinable
   mutating func removeSuffix(from position: Int) {
     for id in _ids[position...] { _positions[id] = nil }
+    _removedWhileTracking?.append(contentsOf: _ids[position...])
     _ids.removeSubrange(position...)
     _elements.removeSubrange(position...)
+    if _ids.isEmpty { _idsIncrease = true }
+  }
+
+  /// Starts logging the ids removed, for the stack dripper, which cancels their effects.
+  @inlinable
+  mutating func beginTrackingRemovals() {
+    _removedWhileTracking = []
+  }
+
+  /// Stops logging, returning the ids removed since ``beginTrackingRemovals()``; `nil` if the
+  /// stack was replaced by another meanwhile, which did not log them.
+  @inlinable
+  mutating func endTrackingRemovals() -> [StackElementID]? {
+    defer { _removedWhileTracking = nil }
+    return _removedWhileTracking
   }
 }
 
