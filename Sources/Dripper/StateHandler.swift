@@ -54,7 +54,7 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
   /// compares it with ``PourQueue/poured`` without taking the mailbox's lock.
   @usableFromInline nonisolated let taken = Atomic<UInt64>(0)
   /// The batch being reduced; its storage swaps with the mailbox's, batch after batch.
-  @usableFromInline var batch: [Action] = []
+  @usableFromInline var batch: [Action?] = []
   /// Actions sent with `Effect.send` by the reduction in progress, reduced before the next batch
   /// item.
   @usableFromInline var followUps: [Send] = []
@@ -136,14 +136,20 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
   @inlinable
   func reduceBatch(startingAt first: UInt64) {
     taken.store(first + UInt64(batch.count) - 1, ordering: .relaxed)
+    // Out of the stored property, so that the loop pays no exclusivity check per action; each
+    // action is moved out of its slot, not copied, so a payload with references is released once,
+    // after its reduction, instead of retained and released again.
+    var actions: [Action?] = []
+    swap(&actions, &batch)
     var sequence = first
     withStationDependencies {
-      for action in batch {
-        reduce(action, group: sequence)
+      for index in actions.indices {
+        if let action = actions[index].take() { reduce(action, group: sequence) }
         sequence += 1
       }
     }
-    batch.removeAll(keepingCapacity: batch.capacity <= Self.retainedCapacity)
+    actions.removeAll(keepingCapacity: actions.capacity <= Self.retainedCapacity)
+    swap(&actions, &batch)
   }
 
   /// Runs `body` with the Station's dependencies in force, binding them only when the calling

@@ -10,8 +10,9 @@ public import Synchronization
 /// second task to be spawned.
 @usableFromInline
 struct Mailbox<Action: Sendable>: Sendable {
-  /// Actions poured but not yet taken by the handler, oldest first.
-  @usableFromInline var pending: [Action] = []
+  /// Actions poured but not yet taken by the handler, oldest first: optional, so that the handler
+  /// can move each out of the batch it takes instead of copying it.
+  @usableFromInline var pending: [Action?] = []
   /// The sequence number of `pending[0]`; sequence numbers start at 1.
   @usableFromInline var firstPendingSequence: UInt64 = 1
   /// Whether a drain task has been scheduled and has not yet found the mailbox empty.
@@ -36,7 +37,7 @@ struct Mailbox<Action: Sendable>: Sendable {
   ///
   /// `batch` and `pending` swap storage, so the arrays' capacity is reused batch after batch.
   @inlinable
-  mutating func take(into batch: inout [Action]) -> UInt64? {
+  mutating func take(into batch: inout [Action?]) -> UInt64? {
     guard !pending.isEmpty else { return nil }
     let first = firstPendingSequence
     firstPendingSequence += UInt64(pending.count)
