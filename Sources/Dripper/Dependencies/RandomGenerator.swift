@@ -74,3 +74,17 @@ public struct RandomGenerator: RandomNumberGenerator, Sendable {
     double(in: 0..<1) < probability
   }
 }
+
+extension DependencyValues {
+  /// Random numbers: ``RandomGenerator/system`` when live, ``RandomGenerator/seeded(_:)`` with
+  /// seed 0 in tests.
+  public var random: RandomGenerator {
+    get { self[RandomKey.self] }
+    set { self[RandomKey.self] = newValue }
+  }
+}
+
+private enum RandomKey: DependencyKey {
+  static var liveValue: RandomGenerator { .system }
+  static var testValue: RandomGenerator { .seeded(0) }
+}

@@ -71,39 +71,3 @@ extension Int64 {
     return (quotient, self - quotient * divisor)
   }
 }
-
-/// Tells the time: the ``DependencyValues/date`` dependency.
-///
-/// ```swift
-/// @Dependency(\.date) var date
-/// …
-/// state.lastSaved = date.now
-/// ```
-public struct DateGenerator: Sendable {
-  private let generate: @Sendable () -> Timestamp
-
-  /// Creates a generator from a closure.
-  public init(_ generate: @escaping @Sendable () -> Timestamp) {
-    self.generate = generate
-  }
-
-  /// The current time.
-  public var now: Timestamp { generate() }
-
-  /// The current time.
-  public func callAsFunction() -> Timestamp { generate() }
-
-  /// The system's calendar time.
-  public static var system: DateGenerator {
-    DateGenerator {
-      var spec = timespec()
-      clock_gettime(CLOCK_REALTIME, &spec)
-      return Timestamp(sinceEpoch: .seconds(spec.tv_sec) + .nanoseconds(spec.tv_nsec))
-    }
-  }
-
-  /// Always the same time.
-  public static func constant(_ timestamp: Timestamp) -> DateGenerator {
-    DateGenerator { timestamp }
-  }
-}

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A 128-bit universally unique identifier, without Foundation.
 ///
 /// ``UUIDGenerator`` makes them. They print and parse in the usual form,
@@ -90,59 +88,5 @@ public struct UniqueID: Hashable, Comparable, Sendable, Codable, CustomStringCon
   private static func hex(_ value: UInt64, digits: Int) -> String {
     let text = String(value, radix: 16, uppercase: true)
     return String(repeating: "0", count: digits - text.count) + text
-  }
-}
-
-/// Makes ``UniqueID``s: the ``DependencyValues/uuid`` dependency.
-///
-/// ```swift
-/// @Dependency(\.uuid) var uuid
-/// …
-/// state.todos.append(Todo(id: uuid(), title: title))
-/// ```
-///
-/// Live, it makes random identifiers; in tests, by default, ``incrementing`` ones, so that a test
-/// can predict them.
-public struct UUIDGenerator: Sendable {
-  private let generate: @Sendable () -> UniqueID
-
-  /// Creates a generator from a closure.
-  public init(_ generate: @escaping @Sendable () -> UniqueID) {
-    self.generate = generate
-  }
-
-  /// Makes an identifier.
-  public func callAsFunction() -> UniqueID { generate() }
-
-  /// Random version 4 identifiers from the system's generator.
-  public static var random: UUIDGenerator {
-    UUIDGenerator {
-      var system = SystemRandomNumberGenerator()
-      return UniqueID(randomUsing: &system)
-    }
-  }
-
-  /// `00000000-0000-0000-0000-000000000000`, then `…-000000000001`, and so on: a fresh counter each
-  /// time this property is read.
-  public static var incrementing: UUIDGenerator {
-    let counter = Counter()
-    return UUIDGenerator { UniqueID(high: 0, low: counter.next()) }
-  }
-
-  /// Always the same identifier.
-  public static func constant(_ id: UniqueID) -> UUIDGenerator {
-    UUIDGenerator { id }
-  }
-}
-
-/// A thread-safe counter from zero.
-final class Counter: Sendable {
-  private let value = Lock<UInt64>(0)
-
-  func next() -> UInt64 {
-    value.withLock { value in
-      defer { value += 1 }
-      return value
-    }
   }
 }

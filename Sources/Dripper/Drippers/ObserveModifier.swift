@@ -45,50 +45,6 @@ public struct _ObserveModifier<Base: Dripper>: Dripper {
   }
 }
 
-extension DripperObserver {
-  /// One observer that calls each of `observers`, with only the callbacks some of them have.
-  @usableFromInline
-  static func combining(_ observers: [DripperObserver]) -> DripperObserver {
-    if observers.count == 1 { return observers[0] }
-    var combined = DripperObserver()
-    let willReduce = observers.compactMap(\.willReduce)
-    if !willReduce.isEmpty {
-      combined.willReduce = { action, state in
-        for callback in willReduce { callback(action, state) }
-      }
-    }
-    let didReduce = observers.compactMap(\.didReduce)
-    if !didReduce.isEmpty {
-      combined.didReduce = { transition in
-        for callback in didReduce { callback(transition) }
-      }
-    }
-    let effect = observers.compactMap(\.effect)
-    if !effect.isEmpty {
-      combined.effect = { event in
-        for callback in effect { callback(event) }
-      }
-    }
-    let diagnostic = observers.compactMap(\.diagnostic)
-    if !diagnostic.isEmpty {
-      combined.diagnostic = { report in
-        for callback in diagnostic { callback(report) }
-      }
-    }
-    let end = observers.compactMap(\.end)
-    if !end.isEmpty {
-      combined.end = {
-        for callback in end { callback() }
-      }
-    }
-    return combined
-  }
-
-  /// Whether the observer watches reductions or effects, which a dripper must be wrapped for.
-  @usableFromInline
-  var watchesDripper: Bool { willReduce != nil || didReduce != nil || effect != nil }
-}
-
 extension Effect {
   /// The effect, telling `sink` when each of its `run` parts starts, finishes, is cancelled or
   /// fails.

@@ -80,14 +80,3 @@ public struct Scope<ParentState: Sendable, ParentAction: Sendable, Child: Drippe
     }
   }
 }
-
-extension Diagnostic {
-  /// An action for a child in an enum case arrived while the state was in another case.
-  @usableFromInline
-  static func missingCase<State>(of state: State.Type, for action: Any) -> Diagnostic {
-    Diagnostic(
-      .missingChild,
-      "ignored \(action): it is for a child in a case of \(State.self) that the state is not in "
-        + "(an effect may have outlived its case)")
-  }
-}
