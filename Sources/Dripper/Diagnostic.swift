@@ -1,7 +1,8 @@
 /// A problem a Station reports instead of crashing or failing silently.
 ///
 /// Diagnostics go to the Station's observers (see ``DripperObserver``) and, when it has none that
-/// handle them, to standard error. A test harness turns them into test failures.
+/// handle them, to standard error. A test harness turns them into test failures. A dripper reports
+/// one of its own with ``Effect/report(_:)``, usually of kind ``Kind/other``.
 public struct Diagnostic: Sendable, CustomStringConvertible {
   /// What went wrong.
   public enum Kind: Sendable, Hashable {

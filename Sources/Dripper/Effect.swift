@@ -234,9 +234,17 @@ public struct Effect<Action: Sendable>: Sendable {
     Self(.cancel(.absentChildren(location, present: present)))
   }
 
-  /// Reports a diagnostic through the Station that runs the reduction.
-  @usableFromInline
-  static func report(_ diagnostic: Diagnostic) -> Self { Self(.announce(.diagnostic(diagnostic))) }
+  /// Reports a diagnostic through the Station that runs the reduction: to its observers'
+  /// `diagnostic` callbacks, to a ``DripperObserver`` set as the default, or to standard error; a
+  /// `TestStation` records it as a test failure. Nothing else happens: the effect does no work.
+  ///
+  /// ```swift
+  /// case .importFile(let text):
+  ///   guard let rows = parse(text) else {
+  ///     return .report(Diagnostic(.other, "ignored a file that is not CSV"))
+  ///   }
+  /// ```
+  public static func report(_ diagnostic: Diagnostic) -> Self { Self(.announce(.diagnostic(diagnostic))) }
 }
 
 /// The work of a ``Effect/run(priority:operation:catch:fileID:line:)`` effect.

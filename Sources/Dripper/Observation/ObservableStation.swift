@@ -36,8 +36,17 @@ public final class ObservableStation<State: Sendable, Action: Sendable>: Observa
   }
   private let following = Lock<Task<Void, Never>?>(nil)
 
+  /// Follows `station`, from its state once every action poured into it so far is reduced.
+  ///
+  /// ```swift
+  /// let model = await ObservableStation(station: appStation)
+  /// ```
+  public convenience init(station: Station<State, Action>) async {
+    self.init(following: station, from: await station.state)
+  }
+
   /// Follows `station`, whose state is `initialState` now.
-  public init(station: Station<State, Action>, initialState: State) {
+  private init(following station: Station<State, Action>, from initialState: State) {
     self.station = station
     self.current = initialState
     let states = station.states
@@ -57,8 +66,8 @@ public final class ObservableStation<State: Sendable, Action: Sendable>: Observa
     withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in }
   ) {
     self.init(
-      station: Station(initialState: initialState, dripper: dripper, withDependencies: prepareDependencies),
-      initialState: initialState)
+      following: Station(initialState: initialState, dripper: dripper, withDependencies: prepareDependencies),
+      from: initialState)
   }
 
   deinit {
