@@ -15,14 +15,14 @@ extension Dripper {
   /// ``Station/init(initialState:observers:dripper:withDependencies:)``.
   public func dependency<Value: Sendable>(
     _ keyPath: any WritableKeyPath<DependencyValues, Value> & Sendable, _ value: Value
-  ) -> _DependencyModifier<Self> {
+  ) -> some Dripper<State, Action> {
     _DependencyModifier(base: self) { $0[keyPath: keyPath] = value }
   }
 
   /// Runs this dripper, and the effects it creates, with changed dependencies.
   public func dependencies(
     _ update: @escaping @Sendable (inout DependencyValues) -> Void
-  ) -> _DependencyModifier<Self> {
+  ) -> some Dripper<State, Action> {
     _DependencyModifier(base: self, update: update)
   }
 }

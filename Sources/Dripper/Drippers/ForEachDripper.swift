@@ -23,7 +23,7 @@ extension Dripper {
     _ toElements: any WritableKeyPath<State, IdentifiedArray<ID, ElementState>> & Sendable,
     action toElementAction: CasePath<Action, IdentifiedAction<ID, ElementAction>>,
     @DripperBuilder<ElementState, ElementAction> element: () -> Element
-  ) -> _ForEachDripper<Self, ID, Element>
+  ) -> some Dripper<State, Action>
   where ElementState == Element.State, ElementAction == Element.Action {
     _ForEachDripper(
       parent: self, toElements: toElements, toElementAction: toElementAction, element: element())

@@ -19,7 +19,7 @@ extension Dripper {
     action toChildAction: CasePath<Action, ChildAction>,
     fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column,
     @DripperBuilder<ChildState, ChildAction> then child: () -> Child
-  ) -> _IfCaseLetDripper<Self, Child> where ChildState == Child.State, ChildAction == Child.Action {
+  ) -> some Dripper<State, Action> where ChildState == Child.State, ChildAction == Child.Action {
     _IfCaseLetDripper(
       parent: self, toChildState: toChildState, toChildAction: toChildAction, child: child(), childID: nil,
       site: CallSite(fileID: fileID, line: line, column: column))
@@ -28,7 +28,7 @@ extension Dripper {
   /// Runs a child feature with identifiable state while an enum-shaped state is in one case; a
   /// child replaced by one with another `id`, in the same case, is a new child.
   ///
-  /// As ``Dripper/ifCaseLet(_:action:fileID:line:column:then:)-7eqfc``, and when the parent replaces the child with one of another
+  /// As ``Dripper/ifCaseLet(_:action:fileID:line:column:then:)-24mt9``, and when the parent replaces the child with one of another
   /// `id`, the old child's effects are cancelled and what they would still pour is dropped.
   @inlinable
   public func ifCaseLet<ChildState, ChildAction, Child: Dripper>(
@@ -36,7 +36,7 @@ extension Dripper {
     action toChildAction: CasePath<Action, ChildAction>,
     fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column,
     @DripperBuilder<ChildState, ChildAction> then child: () -> Child
-  ) -> _IfCaseLetDripper<Self, Child>
+  ) -> some Dripper<State, Action>
   where
     ChildState == Child.State, ChildAction == Child.Action, ChildState: Identifiable, ChildState.ID: Sendable
   {
@@ -46,7 +46,7 @@ extension Dripper {
   }
 }
 
-/// A parent dripper with a child in one case of its state: see ``Dripper/ifCaseLet(_:action:fileID:line:column:then:)-7eqfc``.
+/// A parent dripper with a child in one case of its state: see ``Dripper/ifCaseLet(_:action:fileID:line:column:then:)-24mt9``.
 public struct _IfCaseLetDripper<Parent: Dripper, Child: Dripper>: Dripper {
   /// A leaf: it implements `reduce`.
   public typealias Body = Never

@@ -24,7 +24,7 @@ extension Dripper {
     _ toChildState: any WritableKeyPath<State, ChildState?> & Sendable,
     action toChildAction: CasePath<Action, ChildAction>,
     @DripperBuilder<ChildState, ChildAction> then child: () -> Child
-  ) -> _IfLetDripper<Self, Child> where ChildState == Child.State, ChildAction == Child.Action {
+  ) -> some Dripper<State, Action> where ChildState == Child.State, ChildAction == Child.Action {
     _IfLetDripper(
       parent: self, toChildState: toChildState, toChildAction: toChildAction, child: child(), childID: nil)
   }
@@ -32,7 +32,7 @@ extension Dripper {
   /// Runs a child feature on optional, identifiable state, while it is not `nil`; a child replaced
   /// by one with another `id` is a new child.
   ///
-  /// As ``Dripper/ifLet(_:action:then:)-1sz``, and the child's identity counts: when the parent replaces the
+  /// As ``Dripper/ifLet(_:action:then:)-9swoe``, and the child's identity counts: when the parent replaces the
   /// child with one of another `id` (a different todo opened in the editor), the old child's
   /// effects are cancelled as if it had been dismissed, and what they would still pour is dropped,
   /// so an old response never reaches the new child. Each child's effects run in a namespace of
@@ -42,7 +42,7 @@ extension Dripper {
     _ toChildState: any WritableKeyPath<State, ChildState?> & Sendable,
     action toChildAction: CasePath<Action, ChildAction>,
     @DripperBuilder<ChildState, ChildAction> then child: () -> Child
-  ) -> _IfLetDripper<Self, Child>
+  ) -> some Dripper<State, Action>
   where
     ChildState == Child.State, ChildAction == Child.Action, ChildState: Identifiable, ChildState.ID: Sendable
   {
@@ -52,7 +52,7 @@ extension Dripper {
   }
 }
 
-/// A parent dripper with a child on optional state: see ``Dripper/ifLet(_:action:then:)-1sz``.
+/// A parent dripper with a child on optional state: see ``Dripper/ifLet(_:action:then:)-9swoe``.
 public struct _IfLetDripper<Parent: Dripper, Child: Dripper>: Dripper {
   /// A leaf: it implements `reduce`.
   public typealias Body = Never

@@ -16,8 +16,8 @@ extension Dripper {
   /// - Parameters:
   ///   - sink: Where the text goes: standard output by default.
   ///   - label: A name printed before each entry, to tell Stations apart.
-  public func logChanges(to sink: LogSink = .standardOutput, label: String? = nil) -> _LogChangesModifier<
-    Self
+  public func logChanges(to sink: LogSink = .standardOutput, label: String? = nil) -> some Dripper<
+    State, Action
   > {
     _LogChangesModifier(base: self, sink: sink, label: label)
   }

@@ -9,7 +9,7 @@ extension Dripper {
   ///
   /// To watch a whole Station, including its diagnostics and its end, pass observers to
   /// ``Station/init(initialState:observers:dripper:withDependencies:)`` instead.
-  public func observe(_ observer: DripperObserver<State, Action>) -> _ObserveModifier<Self> {
+  public func observe(_ observer: DripperObserver<State, Action>) -> some Dripper<State, Action> {
     _ObserveModifier(base: self, observer: observer)
   }
 }

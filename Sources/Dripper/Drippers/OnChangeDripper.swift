@@ -14,7 +14,7 @@ extension Dripper {
   public func onChange<Value: Equatable & Sendable>(
     of value: any KeyPath<State, Value> & Sendable,
     _ effect: @escaping @Sendable (_ old: Value, _ new: Value) -> Effect<Action>
-  ) -> _OnChangeDripper<Self, Value, Drip<State, Action>> {
+  ) -> some Dripper<State, Action> {
     onChange(of: value, removeDuplicates: { $0 == $1 }, effect)
   }
 
@@ -29,7 +29,7 @@ extension Dripper {
     of value: any KeyPath<State, Value> & Sendable,
     removeDuplicates isDuplicate: @escaping @Sendable (Value, Value) -> Bool,
     _ effect: @escaping @Sendable (_ old: Value, _ new: Value) -> Effect<Action>
-  ) -> _OnChangeDripper<Self, Value, Drip<State, Action>> {
+  ) -> some Dripper<State, Action> {
     _OnChangeDripper(base: self, value: value, isDuplicate: isDuplicate) { old, new in
       Drip { _, _ in effect(old, new) }
     }
@@ -54,7 +54,7 @@ extension Dripper {
   public func onChange<Value: Equatable & Sendable, Reaction: Dripper<State, Action>>(
     of value: any KeyPath<State, Value> & Sendable,
     @DripperBuilder<State, Action> _ reaction: @escaping @Sendable (_ old: Value, _ new: Value) -> Reaction
-  ) -> _OnChangeDripper<Self, Value, Reaction> {
+  ) -> some Dripper<State, Action> {
     _OnChangeDripper(base: self, value: value, isDuplicate: { $0 == $1 }, reaction: reaction)
   }
 
@@ -65,7 +65,7 @@ extension Dripper {
     of value: any KeyPath<State, Value> & Sendable,
     removeDuplicates isDuplicate: @escaping @Sendable (Value, Value) -> Bool,
     @DripperBuilder<State, Action> _ reaction: @escaping @Sendable (_ old: Value, _ new: Value) -> Reaction
-  ) -> _OnChangeDripper<Self, Value, Reaction> {
+  ) -> some Dripper<State, Action> {
     _OnChangeDripper(base: self, value: value, isDuplicate: isDuplicate, reaction: reaction)
   }
 }

@@ -12,7 +12,7 @@ extension Effect {
   /// ```
   ///
   /// Ids are scoped to their Station, and to their element in a ``Dripper/forEach(_:action:element:)``
-  /// or their child in an ``Dripper/ifLet(_:action:then:)-1sz``: the same id used by two rows of a list
+  /// or their child in an ``Dripper/ifLet(_:action:then:)-9swoe``: the same id used by two rows of a list
   /// never cancels the other row's effects.
   ///
   /// - Parameters:

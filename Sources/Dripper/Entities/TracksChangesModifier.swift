@@ -16,7 +16,7 @@ extension Dripper {
   @inlinable
   public func tracksChanges<Entity>(
     of table: any WritableKeyPath<State, EntityTable<Entity>> & Sendable
-  ) -> _TracksChangesModifier<Self, Entity> {
+  ) -> some Dripper<State, Action> {
     _TracksChangesModifier(base: self, table: table)
   }
 }

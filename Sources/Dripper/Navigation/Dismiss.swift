@@ -14,7 +14,7 @@ public import Synchronization
 /// }
 /// ```
 ///
-/// Call it from an effect of a child presented with ``Dripper/ifLet(_:action:then:)->_PresentationDripper<Self,Child>`` or
+/// Call it from an effect of a child presented with ``Dripper/ifLet(_:action:then:)-(_,CasePath<Self.Action,PresentationAction<ChildAction>>,_)`` or
 /// pushed on a stack with ``Dripper/forEach(_:action:destination:)``: it pours the presentation's
 /// `.dismiss` (or the stack's `.popFrom(id:)`) into the parent, which ends the presentation and
 /// cancels the child's effects, including the one that called it. Called anywhere else, it does
@@ -49,7 +49,7 @@ extension DependencyValues {
     set { self[DismissKey.self] = newValue }
   }
 
-  /// Whether the feature reading it is presented (by ``Dripper/ifLet(_:action:then:)->_PresentationDripper<Self,Child>``) or
+  /// Whether the feature reading it is presented (by ``Dripper/ifLet(_:action:then:)-(_,CasePath<Self.Action,PresentationAction<ChildAction>>,_)``) or
   /// pushed on a stack (by ``Dripper/forEach(_:action:destination:)``), in its reductions and its
   /// effects.
   public var isPresented: Bool {

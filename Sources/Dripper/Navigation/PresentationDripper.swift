@@ -28,20 +28,20 @@ extension Dripper {
   /// presented is ignored and reported as a ``Diagnostic``.
   ///
   /// For several destinations, make the child an enum feature with a case per destination and
-  /// scope each with ``Dripper/ifCaseLet(_:action:fileID:line:column:then:)-7eqfc`` inside it.
+  /// scope each with ``Dripper/ifCaseLet(_:action:fileID:line:column:then:)-24mt9`` inside it.
   @inlinable
   public func ifLet<ChildState, ChildAction, Child: Dripper>(
     _ toPresentationState: any WritableKeyPath<State, PresentationState<ChildState>> & Sendable,
     action toPresentationAction: CasePath<Action, PresentationAction<ChildAction>>,
     @DripperBuilder<ChildState, ChildAction> then child: () -> Child
-  ) -> _PresentationDripper<Self, Child> where ChildState == Child.State, ChildAction == Child.Action {
+  ) -> some Dripper<State, Action> where ChildState == Child.State, ChildAction == Child.Action {
     _PresentationDripper(
       parent: self, toPresentationState: toPresentationState, toPresentationAction: toPresentationAction,
       child: child())
   }
 }
 
-/// A parent dripper with a presented child: see ``Dripper/ifLet(_:action:then:)->_PresentationDripper<Self,Child>``.
+/// A parent dripper with a presented child: see ``Dripper/ifLet(_:action:then:)-(_,CasePath<Self.Action,PresentationAction<ChildAction>>,_)``.
 public struct _PresentationDripper<Parent: Dripper, Child: Dripper>: Dripper {
   /// A leaf: it implements `reduce`.
   public typealias Body = Never

@@ -52,7 +52,7 @@ public struct PresentationState<State: Sendable>: Sendable {
     }
   }
 
-  /// The wrapper itself, for ``Dripper/ifLet(_:action:then:)->_PresentationDripper<Self,Child>``: `\.$editor`.
+  /// The wrapper itself, for ``Dripper/ifLet(_:action:then:)-(_,CasePath<Self.Action,PresentationAction<ChildAction>>,_)``: `\.$editor`.
   public var projectedValue: Self {
     get { self }
     set { self = newValue }

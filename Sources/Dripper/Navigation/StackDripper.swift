@@ -28,7 +28,7 @@ extension Dripper {
     _ toStack: any WritableKeyPath<State, StackState<ElementState>> & Sendable,
     action toStackAction: CasePath<Action, StackAction<ElementState, ElementAction>>,
     @DripperBuilder<ElementState, ElementAction> destination element: () -> Element
-  ) -> _StackDripper<Self, Element> where ElementState == Element.State, ElementAction == Element.Action {
+  ) -> some Dripper<State, Action> where ElementState == Element.State, ElementAction == Element.Action {
     _StackDripper(parent: self, toStack: toStack, toStackAction: toStackAction, element: element())
   }
 }

@@ -34,7 +34,7 @@ extension Dripper {
   public func sharing<Value>(
     _ keyPath: any WritableKeyPath<State, Value> & Sendable, with shared: SharedValue<Value>,
     action: CasePath<Action, Value>
-  ) -> _SharingDripper<Self, Value> {
+  ) -> some Dripper<State, Action> {
     _SharingDripper(base: self, keyPath: keyPath, shared: shared, action: action)
   }
 }
