@@ -28,7 +28,8 @@ extension Dripper {
 }
 
 /// A dripper that runs another with changed dependencies: see ``Dripper/dependency(_:_:)``.
-public struct _DependencyModifier<Base: Dripper>: Dripper {
+@usableFromInline
+struct _DependencyModifier<Base: Dripper>: Dripper {
   /// A leaf: it implements `reduce`.
   public typealias Body = Never
 

@@ -32,7 +32,8 @@ extension Dripper {
 
 /// A parent dripper with a dripper per element of a list: see
 /// ``Dripper/forEach(_:action:element:)``.
-public struct _ForEachDripper<Parent: Dripper, ID: Hashable & Sendable, Element: Dripper>: Dripper {
+@usableFromInline
+struct _ForEachDripper<Parent: Dripper, ID: Hashable & Sendable, Element: Dripper>: Dripper {
   /// A leaf: it implements `reduce`.
   public typealias Body = Never
 

@@ -47,7 +47,8 @@ extension Dripper {
 }
 
 /// A parent dripper with a child in one case of its state: see ``Dripper/ifCaseLet(_:action:fileID:line:column:then:)-24mt9``.
-public struct _IfCaseLetDripper<Parent: Dripper, Child: Dripper>: Dripper {
+@usableFromInline
+struct _IfCaseLetDripper<Parent: Dripper, Child: Dripper>: Dripper {
   /// A leaf: it implements `reduce`.
   public typealias Body = Never
 

@@ -53,7 +53,8 @@ extension Dripper {
 }
 
 /// A parent dripper with a child on optional state: see ``Dripper/ifLet(_:action:then:)-9swoe``.
-public struct _IfLetDripper<Parent: Dripper, Child: Dripper>: Dripper {
+@usableFromInline
+struct _IfLetDripper<Parent: Dripper, Child: Dripper>: Dripper {
   /// A leaf: it implements `reduce`.
   public typealias Body = Never
 

@@ -40,7 +40,8 @@ public struct LogSink: Sendable {
 }
 
 /// A dripper that logs what another does: see ``Dripper/logChanges(to:label:)``.
-public struct _LogChangesModifier<Base: Dripper>: Dripper {
+@usableFromInline
+struct _LogChangesModifier<Base: Dripper>: Dripper {
   /// A leaf: it implements `reduce`.
   public typealias Body = Never
 

@@ -15,7 +15,8 @@ extension Dripper {
 }
 
 /// A dripper that tells an observer what another does: see ``Dripper/observe(_:)``.
-public struct _ObserveModifier<Base: Dripper>: Dripper {
+@usableFromInline
+struct _ObserveModifier<Base: Dripper>: Dripper {
   /// A leaf: it implements `reduce`.
   public typealias Body = Never
 

@@ -71,7 +71,8 @@ extension Dripper {
 }
 
 /// A dripper that reacts when part of the state changes: see `onChange(of:_:)`.
-public struct _OnChangeDripper<Base: Dripper, Value: Sendable, Reaction: Dripper<Base.State, Base.Action>>:
+@usableFromInline
+struct _OnChangeDripper<Base: Dripper, Value: Sendable, Reaction: Dripper<Base.State, Base.Action>>:
   Dripper
 {
   /// A leaf: it implements `reduce`.

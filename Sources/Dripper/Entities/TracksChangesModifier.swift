@@ -22,7 +22,8 @@ extension Dripper {
 }
 
 /// A dripper that keeps a table's record of changes: see ``Dripper/tracksChanges(of:)``.
-public struct _TracksChangesModifier<Base: Dripper, Entity: Identifiable & Sendable>: Dripper
+@usableFromInline
+struct _TracksChangesModifier<Base: Dripper, Entity: Identifiable & Sendable>: Dripper
 where Entity.ID: Sendable {
   /// A leaf: it implements `reduce`.
   public typealias Body = Never

@@ -42,7 +42,8 @@ extension Dripper {
 }
 
 /// A parent dripper with a presented child: see ``Dripper/ifLet(_:action:then:)-(_,CasePath<Self.Action,PresentationAction<ChildAction>>,_)``.
-public struct _PresentationDripper<Parent: Dripper, Child: Dripper>: Dripper {
+@usableFromInline
+struct _PresentationDripper<Parent: Dripper, Child: Dripper>: Dripper {
   /// A leaf: it implements `reduce`.
   public typealias Body = Never
 
@@ -91,7 +92,8 @@ public struct _PresentationDripper<Parent: Dripper, Child: Dripper>: Dripper {
 }
 
 /// The parent of a presentation, which ends it on `.dismiss` once it has seen the action.
-public struct _DismissingParent<Parent: Dripper, ChildState: Sendable, ChildAction: Sendable>: Dripper {
+@usableFromInline
+struct _DismissingParent<Parent: Dripper, ChildState: Sendable, ChildAction: Sendable>: Dripper {
   /// A leaf: it implements `reduce`.
   public typealias Body = Never
 

@@ -34,7 +34,8 @@ extension Dripper {
 }
 
 /// A parent dripper with a navigation stack: see ``Dripper/forEach(_:action:destination:)``.
-public struct _StackDripper<Parent: Dripper, Element: Dripper>: Dripper {
+@usableFromInline
+struct _StackDripper<Parent: Dripper, Element: Dripper>: Dripper {
   /// A leaf: it implements `reduce`.
   public typealias Body = Never
 

@@ -41,7 +41,8 @@ extension Dripper {
 
 /// A dripper that keeps a field in step with a ``SharedValue``: see
 /// ``Dripper/sharing(_:with:action:)``.
-public struct _SharingDripper<Base: Dripper, Value: Equatable & Sendable>: Dripper {
+@usableFromInline
+struct _SharingDripper<Base: Dripper, Value: Equatable & Sendable>: Dripper {
   /// A leaf: it implements `reduce`.
   public typealias Body = Never
 
