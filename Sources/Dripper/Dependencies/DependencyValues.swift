@@ -97,10 +97,11 @@ public struct DependencyValues: Sendable {
   /// Runs `body` with `values` in force.
   @usableFromInline
   static func bind(_ values: DependencyValues, _ body: () -> Void) {
-    $current.withValue(values) { PresentationDepth.$current.withValue(values.presentation, operation: body) }
+    $current.withValue(values, operation: body)
   }
 
-  /// Runs `body` with `values` in force, for the whole life of a Station's drain task.
+  /// Runs `body` with `values` in force, and their presentation depth in its own task-local, for
+  /// the whole life of a Station's drain task.
   static func bind(_ values: DependencyValues, _ body: () async -> Void) async {
     await $current.withValue(values) {
       await PresentationDepth.$current.withValue(values.presentation, operation: body)

@@ -102,9 +102,11 @@ extension DependencyValues {
   /// children's reductions.
   @inlinable
   static func presenting<Result>(_ body: () -> Result) -> Result {
-    // In a Station's reduction: raise its depth, which costs a task-local read and two stores;
-    // binding values again would cost more than the reduction.
-    if let depth = PresentationDepth.current {
+    // In a Station's reduction: raise its depth, two stores; binding values again would cost
+    // more than the reduction. The drain task has the depth in a task-local of its own, one
+    // reference to read; an awaiting caller's task, which the Station does not burden with a
+    // second binding, finds it in the values.
+    if let depth = PresentationDepth.current ?? current.presentation {
       depth.enter()
       defer { depth.leave() }
       return body()
@@ -125,8 +127,10 @@ extension DependencyValues {
 /// reads it; effects capture ``DependencyValues/isPresented`` instead.
 @usableFromInline
 package final class PresentationDepth: Sendable {
-  /// The depth of the Station whose reduction is running, bound with its dependencies: a second
-  /// task-local so that a presentation reads one reference, not a copy of every value.
+  /// The depth of the Station whose drain task this is, bound with its dependencies for the task's
+  /// whole life: a second task-local so that a presentation reads one reference, not a copy of
+  /// every value. Not bound where a Station binds its values per reduction (an awaiting caller's
+  /// task): a second binding there would cost every awaited pour more than it saves a stack.
   @usableFromInline @TaskLocal static var current: PresentationDepth?
 
   @usableFromInline let depth: Atomic<Int>
