@@ -23,9 +23,8 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element: Sendable>: Senda
   @usableFromInline var _ids: [ID]
   @usableFromInline var _elements: [Element]
   @usableFromInline var _positions: [ID: Int]
-  /// While a `forEach` watches what its parent's reduction removes: the ids removed so far.
-  /// `nil` otherwise, so that an array nobody watches keeps no log.
-  @usableFromInline var _removedWhileTracking: [ID]?
+  /// What a `forEach` watching the array's removals has seen removed.
+  @usableFromInline var _removals = RemovalLog<ID>()
 
   /// Creates an empty array whose elements give their id through `id`.
   public init(id: any KeyPath<Element, ID> & Sendable) {
@@ -43,7 +42,6 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element: Sendable>: Senda
     self._ids = []
     self._elements = []
     self._positions = [:]
-    self._removedWhileTracking = nil
   }
 
   /// Creates an array of `elements`, whose ids must all differ: two that share an id stop the
@@ -134,7 +132,7 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element: Sendable>: Senda
           if position < last { _elements.append(_elements.remove(at: position)) }
           _ids.remove(at: position)
           _positions[id] = nil
-          _removedWhileTracking?.append(id)
+          _removals.record(id)
           reindex(from: position)
         }
       }
@@ -179,7 +177,7 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element: Sendable>: Senda
   public mutating func remove(at position: Int) -> Element {
     let id = _ids.remove(at: position)
     _positions[id] = nil
-    _removedWhileTracking?.append(id)
+    _removals.record(id)
     let element = _elements.remove(at: position)
     reindex(from: position)
     return element
@@ -198,7 +196,7 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element: Sendable>: Senda
     var keptIDs: [ID] = []
     for (id, element) in zip(_ids, _elements) {
       if try shouldBeRemoved(element) {
-        _removedWhileTracking?.append(id)
+        _removals.record(id)
       } else {
         kept.append(element)
         keptIDs.append(id)
@@ -210,7 +208,7 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element: Sendable>: Senda
 
   /// Removes every element.
   public mutating func removeAll() {
-    _removedWhileTracking?.append(contentsOf: _ids)
+    _removals.record(contentsOf: _ids)
     _ids.removeAll()
     _elements.removeAll()
     _positions.removeAll()
@@ -261,23 +259,6 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element: Sendable>: Senda
   @usableFromInline
   mutating func reindex(from position: Int) {
     for index in position..<_ids.count { _positions[_ids[index]] = index }
-  }
-
-  // MARK: - Watching removals
-
-  /// Starts logging the ids removed: a `forEach` does it around its parent's reduction, to cancel
-  /// the effects of the elements removed, at a cost that does not grow with the list.
-  @inlinable
-  mutating func beginTrackingRemovals() {
-    _removedWhileTracking = []
-  }
-
-  /// Stops logging, returning the ids removed since ``beginTrackingRemovals()``; `nil` if the
-  /// array was replaced by another meanwhile, which did not log them.
-  @inlinable
-  mutating func endTrackingRemovals() -> [ID]? {
-    defer { _removedWhileTracking = nil }
-    return _removedWhileTracking
   }
 }
 

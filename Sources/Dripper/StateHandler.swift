@@ -136,9 +136,10 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
   @inlinable
   func reduceBatch(startingAt first: UInt64) {
     taken.store(first + UInt64(batch.count) - 1, ordering: .relaxed)
-    // Out of the stored property, so that the loop pays no exclusivity check per action; each
-    // action is moved out of its slot, not copied, so a payload with references is released once,
-    // after its reduction, instead of retained and released again.
+    // Each action is moved out of its slot, not copied: a payload with references is released
+    // once, after its reduction, instead of retained and released again (a binding action poured
+    // synchronously: 87 ns before, 67-70 after). The batch is taken out of the stored property so
+    // that the loop mutates a local.
     var actions: [Action?] = []
     swap(&actions, &batch)
     var sequence = first

@@ -105,7 +105,7 @@ extension CasePath<EditorStack.Action, StackAction<SheetEditor.State, SheetEdito
     await station.finish()
   }
 
-  @Test func anElementIsPresentedInItsReductionsAndEffectsAndTheParentIsNot() async {
+  @Test func anElementIsPresentedInItsReductionsAndEffects() async {
     let station = station(TestClock())
     await station.pour(.open("a")) { $0.path.append(SheetEditor.State(text: "a")) }
     await station.pour(.path(.element(id: 0, action: .checkPresentedInEffect)))

@@ -72,7 +72,7 @@ struct _ForEachDripper<Parent: Dripper, ID: Hashable & Sendable, Element: Drippe
   func reduceElement(
     in elements: inout IdentifiedArray<ID, Element.State>, for action: Parent.Action
   ) -> Effect<Parent.Action> {
-    defer { elements.beginTrackingRemovals() }
+    defer { elements._removals.begin() }
     guard case .element(let id, let elementAction) = toElementAction.extract(action) else { return .none }
     guard let position = elements.index(id: id) else {
       return .report(
@@ -87,27 +87,15 @@ struct _ForEachDripper<Parent: Dripper, ID: Hashable & Sendable, Element: Drippe
     return effect.map { embed(.element(id: id, action: $0)) }.namespaced(namespace(id))
   }
 
-  /// What cancels the effects of the elements the parent removed: one merge of the removed ones'
-  /// namespaces; or, when the parent replaced the whole list, a cancellation of every element's
-  /// effects whose id is not in the new list, which costs what the Station's live effects do.
+  /// What cancels the effects of the elements the parent removed (see
+  /// ``Effect/cancellingRemovedChildren(_:at:isPresent:present:)``).
   @inlinable
   func cancellingRemoved(in elements: inout IdentifiedArray<ID, Element.State>) -> Effect<Parent.Action> {
-    guard let removed = elements.endTrackingRemovals() else {
-      return .cancelChildren(
-        at: ChildNamespace.Location.keyPath(toElements),
-        except: Set(elements.ids.lazy.map { AnySendableHashable($0) }))
-    }
-    if removed.isEmpty { return .none }
-    // An element removed and added back by the same reduction keeps its effects.
-    var cancellations: [Effect<Parent.Action>] = []
-    for id in removed where !elements.contains(id: id) {
-      cancellations.append(.cancelNamespace(namespace(id)))
-    }
-    return .merge(cancellations)
+    .cancellingRemovedChildren(
+      elements._removals.end(), at: toElements, isPresent: { elements.contains(id: $0) },
+      present: { elements.ids })
   }
 
   @usableFromInline
-  func namespace(_ id: ID) -> AnySendableHashable {
-    AnySendableHashable(ChildNamespace(toElements, id: AnySendableHashable(id)))
-  }
+  func namespace(_ id: ID) -> AnySendableHashable { ChildNamespace.element(id, at: toElements) }
 }

@@ -75,7 +75,7 @@ struct _StackDripper<Parent: Dripper, Element: Dripper>: Dripper {
     _ stackAction: StackAction<Element.State, Element.Action>?, in stack: inout StackState<Element.State>,
     for action: Parent.Action
   ) -> Effect<Parent.Action> {
-    defer { stack.beginTrackingRemovals() }
+    defer { stack._removals.begin() }
     guard case .element(let id, let elementAction) = stackAction else { return .none }
     guard let position = stack.index(id: id) else { return .report(.missingStackElement(id, for: action)) }
     let element = element
@@ -91,8 +91,7 @@ struct _StackDripper<Parent: Dripper, Element: Dripper>: Dripper {
   }
 
   /// Pushes or pops for a `.push` or `.popFrom` action; then cancels the effects of the elements
-  /// that left the stack: one merge of their namespaces; or, when the parent replaced the whole
-  /// stack, a cancellation of every element's effects whose id is not on the new stack.
+  /// that left the stack (see ``Effect/cancellingRemovedChildren(_:at:isPresent:present:)``).
   @inlinable
   func pushingOrPopping(
     _ stackAction: StackAction<Element.State, Element.Action>?, in stack: inout StackState<Element.State>,
@@ -111,25 +110,14 @@ struct _StackDripper<Parent: Dripper, Element: Dripper>: Dripper {
     case .element, nil:
       break
     }
-    guard let popped = stack.endTrackingRemovals() else {
-      return effect.merge(
-        with: .cancelChildren(
-          at: ChildNamespace.Location.keyPath(toStack),
-          except: Set(stack.ids.lazy.map { AnySendableHashable($0) })))
-    }
-    if popped.isEmpty { return effect }
-    // An element popped and pushed back with its id by the same reduction keeps its effects.
-    var cancellations = [effect]
-    for id in popped where stack.index(id: id) == nil {
-      cancellations.append(.cancelNamespace(namespace(id)))
-    }
-    return .merge(cancellations)
+    return effect.merge(
+      with: .cancellingRemovedChildren(
+        stack._removals.end(), at: toStack, isPresent: { stack.index(id: $0) != nil }, present: { stack.ids })
+    )
   }
 
   @usableFromInline
-  func namespace(_ id: StackElementID) -> AnySendableHashable {
-    AnySendableHashable(ChildNamespace(toStack, id: AnySendableHashable(id)))
-  }
+  func namespace(_ id: StackElementID) -> AnySendableHashable { ChildNamespace.element(id, at: toStack) }
 }
 
 extension Diagnostic {

@@ -43,8 +43,8 @@ public struct StackState<Element: Sendable>: Sendable {
   @usableFromInline var _idsIncrease: Bool
   /// The number the next pushed element gets.
   @usableFromInline var nextID: Int
-  /// The ids removed since the stack dripper began tracking them; `nil` when it is not.
-  @usableFromInline var _removedWhileTracking: [StackElementID]?
+  /// What the stack dripper watching the stack's removals has seen removed.
+  @usableFromInline var _removals = RemovalLog<StackElementID>()
 
   /// An empty stack.
   public init() {
@@ -53,7 +53,6 @@ public struct StackState<Element: Sendable>: Sendable {
     _positions = [:]
     _idsIncrease = true
     nextID = 0
-    _removedWhileTracking = nil
   }
 
   /// A stack of `elements`, bottom first, with ids 0, 1, 2, …
@@ -141,7 +140,7 @@ public struct StackState<Element: Sendable>: Sendable {
     guard !_elements.isEmpty else { return nil }
     let id = _ids.removeLast()
     _positions[id] = nil
-    _removedWhileTracking?.append(id)
+    _removals.record(id)
     if _ids.isEmpty { _idsIncrease = true }
     return _elements.removeLast()
   }
@@ -164,24 +163,10 @@ public struct StackState<Element: Sendable>: Sendable {
   @inlinable
   mutating func removeSuffix(from position: Int) {
     for id in _ids[position...] { _positions[id] = nil }
-    _removedWhileTracking?.append(contentsOf: _ids[position...])
+    _removals.record(contentsOf: _ids[position...])
     _ids.removeSubrange(position...)
     _elements.removeSubrange(position...)
     if _ids.isEmpty { _idsIncrease = true }
-  }
-
-  /// Starts logging the ids removed, for the stack dripper, which cancels their effects.
-  @inlinable
-  mutating func beginTrackingRemovals() {
-    _removedWhileTracking = []
-  }
-
-  /// Stops logging, returning the ids removed since ``beginTrackingRemovals()``; `nil` if the
-  /// stack was replaced by another meanwhile, which did not log them.
-  @inlinable
-  mutating func endTrackingRemovals() -> [StackElementID]? {
-    defer { _removedWhileTracking = nil }
-    return _removedWhileTracking
   }
 }
 

@@ -94,6 +94,23 @@ private func waitingEffect() -> Effect<Runner.Action> {
     }
   }
 
+  /// The stack dripper learns which elements left from a log of the ids popped, not by comparing
+  /// the ids before and after: a pop costs what the elements popped do, at any depth.
+  @Test func poppingTheTopOfAStackCostsTheSameAtAnyDepth() async {
+    await expectIndependentOfSize("stack, pop and push back the top", n: 2_000) { n in
+      var state = Frames.State(path: StackState(Array(repeating: 0, count: n)))
+      let frames = Frames()
+      let top = StackElementID(rawValue: n - 1)
+      let start = threadCPUNanoseconds()
+      for _ in 0..<5_000 {
+        _ = frames.reduce(into: &state, action: .path(.popFrom(id: top)))
+        _ = frames.reduce(into: &state, action: .path(.push(id: top, state: 0)))
+      }
+      #expect(state.path.count == n)
+      return threadCPUNanoseconds() - start
+    }
+  }
+
   @Test func mergingAndConcatenatingASequenceOfEffects() async {
     await expectLinearSynchronous("merge", n: 10_000) { n in
       _ = Effect<Runner.Action>.merge((0..<n).map { .send(.record("\($0)")) })
