@@ -47,6 +47,8 @@ extension Effect {
       return .cancelChildren(
         at: .keyPath(location), except: Set(present().lazy.map { AnySendableHashable($0) }))
     }
+    // Most reductions remove nothing: return before the merge, which is not specialized here.
+    if removed.isEmpty { return .none }
     var cancellations: [Self] = []
     for id in removed where !isPresent(id) {
       cancellations.append(.cancelNamespace(ChildNamespace.element(id, at: location)))
