@@ -33,25 +33,25 @@ extension StateHandler {
   /// The drain task's loop.
   ///
   /// Callers that await their pours drain the mailbox themselves. While the Station stays busy, the
-  /// task lingers, looking at the mailbox every ``DrainPacing/interval``, rather than ending, so
+  /// task lingers, looking at the mailbox every ``DrainPacing/interval`` or less often, rather than ending, so
   /// that the next pours neither spawn a task nor wake a thread each. ``DrainPacing`` decides, from
   /// two counters read without the mailbox's lock, when it takes a batch; it ends after a look at
   /// an idle mailbox.
   nonisolated func lingerAndDrain() async {
-    var previous: DrainPacing.Look?
+    var pacing = DrainPacing()
     while true {
-      switch DrainPacing.decide(previous: previous, now: currentLook) {
+      switch pacing.next(currentLook) {
       case .drain:
         await drainEntry(self)
-      case .wait:
+      case .wait, .backOff:
         break
       case .end:
         // Pours may have come since the look: then the mailbox is not empty, and it drains them.
         if queue.mailbox.withLock({ $0.endScheduledDrainIfEmpty() }) { return }
         await drainEntry(self)
       }
-      previous = currentLook
-      try? await Task.sleep(for: DrainPacing.interval)
+      pacing.looked(currentLook)
+      try? await Task.sleep(for: pacing.wait)
     }
   }
 

@@ -13,14 +13,33 @@ import Testing
   @Test func anEmptyMailboxLingersUntilALookSeesNothingNew() {
     #expect(DrainPacing.decide(previous: nil, now: Look(poured: 5, taken: 5)) == .wait)
     #expect(
-      DrainPacing.decide(previous: Look(poured: 2, taken: 2), now: Look(poured: 5, taken: 5)) == .wait)
-    #expect(
       DrainPacing.decide(previous: Look(poured: 5, taken: 5), now: Look(poured: 5, taken: 5)) == .end)
   }
 
-  @Test func waitingActionsAreLeftToACallerWhoIsTakingThem() {
+  @Test func actionsCallersTookAreLeftToThemAtLongerIntervals() {
+    #expect(
+      DrainPacing.decide(previous: Look(poured: 2, taken: 2), now: Look(poured: 5, taken: 5)) == .backOff)
     let previous = Look(poured: 10, taken: 4)
-    #expect(DrainPacing.decide(previous: previous, now: Look(poured: 12, taken: 8)) == .wait)
+    #expect(DrainPacing.decide(previous: previous, now: Look(poured: 12, taken: 8)) == .backOff)
+  }
+
+  @Test func theIntervalDoublesWhileCallersDrainAndReturnsWhenTheTaskDrains() {
+    var pacing = DrainPacing()
+    var poured: UInt64 = 0
+    var waits: [Duration] = []
+    // Awaiting callers pour and take one action between each look.
+    for _ in 0..<8 {
+      poured += 1
+      _ = pacing.next(Look(poured: poured, taken: poured))
+      pacing.looked(Look(poured: poured, taken: poured))
+      waits.append(pacing.wait)
+    }
+    let base = DrainPacing.interval
+    #expect(waits.prefix(6) == [base, base * 2, base * 4, base * 8, base * 16, base * 32])
+    #expect(waits.last == DrainPacing.longestInterval)
+    // A pour nobody awaits: drained at the next look, and the looks come often again.
+    #expect(pacing.next(Look(poured: poured + 1, taken: poured)) == .drain)
+    #expect(pacing.wait == base)
   }
 
   @Test func waitingActionsThatNobodyTookAreDrained() {
