@@ -6,6 +6,32 @@ import REPLSupport
 /// Titles, drafts and the search come from the user or from a file: they are shown with
 /// `shownSafely()`, so that none can drive the terminal.
 enum Rendering {
+  /// What the REPL says after a command that reports: a line to show, or the error's text.
+  /// `savingWithPath`: whether a refused save named its file (the hint repeats it).
+  static func message(for outcome: Todos.Outcome, savingWithPath named: Bool = false) -> Result<
+    String?, CommandError
+  > {
+    func todos(_ count: Int) -> String { "\(count) \(count == 1 ? "todo" : "todos")" }
+    switch outcome {
+    case .saved(let count, let path): return .success("saved \(todos(count)) to \(path.shownSafely())")
+    case .loaded(let count, let path): return .success("loaded \(todos(count)) from \(path.shownSafely())")
+    case .startedEmpty(let path):
+      return .success("no file at \(path.shownSafely()) yet: starting with an empty list; 'save' creates it")
+    case .undone: return .success("undone")
+    case .redone: return .success("redone")
+    case .refused(.nothingToUndo): return .failure(CommandError("nothing to undo"))
+    case .refused(.nothingToRedo): return .failure(CommandError("nothing to redo"))
+    case .refused(.nothingBeingEdited):
+      return .failure(CommandError("nothing is being edited; use 'edit N' first"))
+    case .refused(.unknownFile(let path)):
+      return .failure(
+        CommandError(
+          "\(path.shownInMessage(limit: 100)) exists and this session did not load or create it: "
+            + "'save --force\(named ? " PATH" : "")' replaces it"))
+    case .refused(.files(let error)): return .failure(CommandError(error.message))
+    }
+  }
+
   /// The visible todos, numbered, with a summary line and the editor, if open.
   static func view(of state: Todos.State, colors: Bool) -> String {
     let visible = state.visible

@@ -38,18 +38,11 @@ struct Session {
     // `quit` drops what is pending; the end of the input lets it finish (a piped `search` as the
     // last command still shows its result).
     var quitting = false
-    // The files this session loaded or created: `save` replaces no other without `--force`.
-    var known: Set<String> = []
     if loadsAtStart, case .success(let path) = defaultPath {
-      if Persistence.exists(path) {
-        switch await execute(.load(nil), on: station, pending: &pending, known: &known) {
-        case .failure(let error): console.error("error: \(error)")
-        case .success(let message?): console.line(message)
-        case .success(nil): break
-        }
-      } else {
-        known.insert(path)
-        console.line("no file at \(path.shownSafely()) yet: starting with an empty list; 'save' creates it")
+      switch await outcome(of: .openCommand(path: path), on: station) {
+      case .failure(let error): console.error("error: \(error)")
+      case .success(let message?): console.line(message)
+      case .success(nil): break
       }
     }
     console.showPrompt()
@@ -73,7 +66,7 @@ struct Session {
         quitting = true
         break
       }
-      switch await execute(command, on: station, pending: &pending, known: &known) {
+      switch await execute(command, on: station, pending: &pending) {
       case .failure(let error): console.error("error: \(error)")
       case .success(let message?): console.line(message)
       case .success(nil): break
@@ -94,9 +87,18 @@ struct Session {
     return defaultPath.mapError { CommandError($0.message) }
   }
 
+  /// Pours a command the feature may refuse, with its effects, and says what it came to.
+  private func outcome(
+    of action: Todos.Action, on station: StationOf<Todos>, savingWithPath named: Bool = false
+  ) async -> Result<String?, CommandError> {
+    await station.pour(action).finish()
+    guard let outcome = await station.state.outcome else { return .success(nil) }
+    return Rendering.message(for: outcome, savingWithPath: named)
+  }
+
   /// Does one command; returns a message to show, or why it could not be done.
   private func execute(
-    _ command: Command, on station: StationOf<Todos>, pending: inout [PourTask], known: inout Set<String>
+    _ command: Command, on station: StationOf<Todos>, pending: inout [PourTask]
   ) async -> Result<String?, CommandError> {
     let state = await station.state
     func row(_ number: Int) -> Result<Row.State, CommandError> {
@@ -113,13 +115,9 @@ struct Session {
       return .success(nil)
     }
     func editing(_ action: Editor.Action) async -> Result<String?, CommandError> {
-      guard state.editor != nil else {
-        return .failure(CommandError("nothing is being edited; use 'edit N' first"))
-      }
       // Awaited with its effects: `discard` closes the editor from an effect (it dismisses
       // itself), and the list must show that before the next command.
-      await station.pour(.editor(.presented(action))).finish()
-      return .success(nil)
+      await outcome(of: .editorCommand(action), on: station)
     }
 
     switch command {
@@ -140,49 +138,20 @@ struct Session {
     case .showFilter:
       return .success("showing \(state.filter.rawValue) todos")
     case .undo, .redo:
-      let isUndo = command == .undo
-      guard isUndo ? state.history.canUndo : state.history.canRedo else {
-        return .failure(CommandError(isUndo ? "nothing to undo" : "nothing to redo"))
-      }
+      let result = await outcome(of: command == .undo ? .undoCommand : .redoCommand, on: station)
+      guard case .success(let done?) = result else { return result }
       // Said in words, since the filter or the search may hide what changed.
-      await station.pour(isUndo ? .undo : .redo).finish()
-      let change = Rendering.change(from: state.rows, to: await station.state.rows)
-      return .success("\(isUndo ? "undone" : "redone"): \(change)")
+      return .success("\(done): \(Rendering.change(from: state.rows, to: await station.state.rows))")
     case .list:
       return .success(Rendering.view(of: state, colors: console.usesColor))
     case .save(let path), .forceSave(let path):
-      let resolved: String
-      switch file(path) {
-      case .failure(let error): return .failure(error)
-      case .success(let file): resolved = file
+      return await file(path).asyncFlatMap { file in
+        await outcome(
+          of: .saveCommand(path: file, force: command == .forceSave(path)), on: station,
+          savingWithPath: path != nil)
       }
-      if command == .save(path), Persistence.exists(resolved), !known.contains(resolved) {
-        return .failure(
-          CommandError(
-            "\(resolved.shownInMessage(limit: 100)) exists and this session did not load or create it: "
-              + "'save --force\(path == nil ? "" : " PATH")' replaces it"))
-      }
-      return Persistence.save(state.document, to: resolved)
-        .map {
-          known.insert(resolved)
-          return
-            "saved \(state.rows.count) \(state.rows.count == 1 ? "todo" : "todos") to \(resolved.shownSafely())"
-        }
-        .mapError { CommandError($0.message) }
-    case .load(let given):
-      let path: String
-      switch file(given) {
-      case .failure(let error): return .failure(error)
-      case .success(let file): path = file
-      }
-      switch Persistence.load(from: path) {
-      case .failure(let error): return .failure(CommandError(error.message))
-      case .success(let document):
-        known.insert(path)
-        await station.pour(.replaceAll(document)).finish()
-        return .success(
-          "loaded \(document.todos.count) \(document.todos.count == 1 ? "todo" : "todos") from \(path.shownSafely())"
-        )
+    case .load(let path):
+      return await file(path).asyncFlatMap { file in await outcome(of: .loadCommand(path: file), on: station)
       }
     case .wait:
       for task in pending { await task.finish() }
@@ -192,6 +161,20 @@ struct Session {
       return .success(Rendering.help)
     case .quit:
       return .success(nil)
+    }
+  }
+}
+
+extension Result where Failure == CommandError {
+  /// `transform` applied to the success, which it may turn into a failure.
+  fileprivate func asyncFlatMap<New>(_ transform: (Success) async -> Result<New, CommandError>) async
+    -> Result<
+      New, CommandError
+    >
+  {
+    switch self {
+    case .success(let value): await transform(value)
+    case .failure(let error): .failure(error)
     }
   }
 }

@@ -13,6 +13,10 @@ struct Todos: Dripper {
     var search = ""
     @PresentationState var editor: Editor.State?
     var history = History<IdentifiedArrayOf<Row.State>>(limit: 100)
+    /// The files this session loaded or created: a save replaces no other unless forced.
+    var knownFiles: Set<String> = []
+    /// What the last command that reports came to (see ``Outcome``); `nil` while it runs.
+    var outcome: Outcome?
 
     /// The rows shown: through the filter and the search.
     var visible: [Row.State] {
@@ -54,6 +58,22 @@ struct Todos: Dripper {
     case replaceAll(Document)
     case undo
     case redo
+    // What the user asked for, which the feature may refuse: each ends with an ``Outcome``.
+    /// Writes the list to the file at `path`; a file this session did not load or create is
+    /// replaced only when `force` is set.
+    case saveCommand(path: String, force: Bool)
+    /// Replaces the list with the one in the file at `path`.
+    case loadCommand(path: String)
+    /// Loads the file at `path` if there is one; otherwise starts empty, with `path` as the list's
+    /// file.
+    case openCommand(path: String)
+    case undoCommand
+    case redoCommand
+    /// An action for the editor, refused when nothing is being edited.
+    case editorCommand(Editor.Action)
+    /// What a file command's effect found.
+    case fileLoaded(Document, path: String)
+    case finished(Outcome)
   }
 
   /// How long the search waits for typing to pause.
@@ -66,6 +86,7 @@ struct Todos: Dripper {
 
   @Dependency(\.uuid) var uuid
   @Dependency(\.clock) var clock
+  @Dependency(\.todoFiles) var files
 
   var body: some DripperOf<Self> {
     Drip { state, action in
@@ -110,6 +131,9 @@ struct Todos: Dripper {
       case .undo, .redo:
         state.editor = nil
         return .none
+      case .saveCommand, .loadCommand, .openCommand, .undoCommand, .redoCommand, .editorCommand,
+        .fileLoaded, .finished:
+        return command(&state, action)
       }
     }
     .ifLet(\.$editor, action: .editor) { Editor() }

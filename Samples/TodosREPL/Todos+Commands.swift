@@ -1,0 +1,99 @@
+import Dripper
+
+extension Todos {
+  /// What a command that reports came to: what the REPL says after it, or why it was refused.
+  enum Outcome: Equatable, Sendable {
+    case saved(todos: Int, path: String)
+    case loaded(todos: Int, path: String)
+    /// `openCommand` found no file: the list starts empty and will be saved there.
+    case startedEmpty(path: String)
+    case undone
+    case redone
+    case refused(Refusal)
+  }
+
+  /// Why a command was not done.
+  enum Refusal: Error, Equatable, Sendable {
+    case nothingToUndo
+    case nothingToRedo
+    case nothingBeingEdited
+    /// A save would replace a file this session did not load or create.
+    case unknownFile(path: String)
+    /// The file could not be read or written.
+    case files(PersistenceError)
+  }
+
+  /// The commands that may be refused, and their files: the rules the REPL follows, here so that
+  /// tests check them with `TestStation` and files in memory.
+  func command(_ state: inout State, _ action: Action) -> Effect<Action> {
+    switch action {
+    case .saveCommand(let path, let force):
+      state.outcome = nil
+      let document = state.document
+      let known = state.knownFiles.contains(path)
+      return .run { [files] pour in
+        if !force, !known, files.exists(path) {
+          return await pour(.finished(.refused(.unknownFile(path: path))))
+        }
+        switch files.save(document, path) {
+        case .success: await pour(.finished(.saved(todos: document.todos.count, path: path)))
+        case .failure(let error): await pour(.finished(.refused(.files(error))))
+        }
+      }
+    case .loadCommand(let path):
+      state.outcome = nil
+      return load(path)
+    case .openCommand(let path):
+      state.outcome = nil
+      return .run { [files] pour in
+        guard files.exists(path) else { return await pour(.finished(.startedEmpty(path: path))) }
+        await pour(.loadCommand(path: path))
+      }
+    case .fileLoaded(let document, let path):
+      state.rows = IdentifiedArray(document.todos)
+      state.editor = nil
+      state.knownFiles.insert(path)
+      state.outcome = .loaded(todos: document.todos.count, path: path)
+      return .none
+    case .finished(let outcome):
+      state.outcome = outcome
+      switch outcome {
+      case .saved(_, let path), .startedEmpty(let path): state.knownFiles.insert(path)
+      default: break
+      }
+      return .none
+    case .undoCommand:
+      guard state.history.canUndo else {
+        state.outcome = .refused(.nothingToUndo)
+        return .none
+      }
+      state.outcome = .undone
+      return .send(.undo)
+    case .redoCommand:
+      guard state.history.canRedo else {
+        state.outcome = .refused(.nothingToRedo)
+        return .none
+      }
+      state.outcome = .redone
+      return .send(.redo)
+    case .editorCommand(let action):
+      guard state.editor != nil else {
+        state.outcome = .refused(.nothingBeingEdited)
+        return .none
+      }
+      state.outcome = nil
+      return .send(.editor(.presented(action)))
+    default:
+      return .none
+    }
+  }
+
+  private func load(_ path: String) -> Effect<Action> {
+    .run { [files] pour in
+      switch files.load(path) {
+      case .success(let document): await pour(.fileLoaded(document, path: path))
+      case .failure(let error): await pour(.finished(.refused(.files(error))))
+      }
+    }
+  }
+}
