@@ -1,16 +1,23 @@
+/// The number of a pour: the Station's mailbox numbers pours from 1, in the order they are made.
+///
+/// An effect belongs to the pour whose reduction started it, directly or through actions its
+/// effects poured; a ``PourTask`` waits for them, and cancels them, by this number.
+@usableFromInline
+typealias PourNumber = UInt64
+
 /// What a ``PourTask`` needs from the Station that made it.
 @usableFromInline
 protocol PourTaskHost: AnyObject, Sendable {
   /// Returns once every action poured so far has been reduced.
-  func reduce(through sequence: UInt64) async
+  func reduce(through number: UInt64) async
   /// Whether any pour has effects in flight.
-  var hasLiveGroups: Bool { get }
+  var hasPoursWithEffects: Bool { get }
   /// Waits until the pour's effects have ended; cancelling the waiting task cancels them.
-  func waitForGroup(_ group: EffectGroupID) async
+  func waitForPour(_ pour: PourNumber) async
   /// Cancels the pour's effects.
-  func cancel(group: EffectGroupID)
+  func cancel(pour: PourNumber)
   /// Whether the pour was cancelled, or the Station is gone.
-  func isCancelled(group: EffectGroupID) -> Bool
+  func isCancelled(pour: PourNumber) -> Bool
 }
 
 /// A handle on one pour: wait for it and everything it started, or cancel its effects.
@@ -24,12 +31,12 @@ protocol PourTaskHost: AnyObject, Sendable {
 /// A `PourTask` is a small value: copies refer to the same pour.
 public struct PourTask: Hashable, Sendable {
   @usableFromInline let host: any PourTaskHost
-  @usableFromInline let sequence: UInt64
+  @usableFromInline let number: UInt64
 
   @inlinable
-  init(host: any PourTaskHost, sequence: UInt64) {
+  init(host: any PourTaskHost, number: UInt64) {
     self.host = host
-    self.sequence = sequence
+    self.number = number
   }
 
   /// Waits until the action has been reduced and every effect it started has finished, including
@@ -39,9 +46,9 @@ public struct PourTask: Hashable, Sendable {
   /// lifetime of a task ties its effects to it too.
   @inlinable
   public func finish() async {
-    await host.reduce(through: sequence)
-    if host.hasLiveGroups {
-      await host.waitForGroup(sequence)
+    await host.reduce(through: number)
+    if host.hasPoursWithEffects {
+      await host.waitForPour(number)
     }
   }
 
@@ -49,24 +56,24 @@ public struct PourTask: Hashable, Sendable {
   ///
   /// The action itself is still reduced if it has not been yet; effects it would start do not run.
   public func cancel() {
-    host.cancel(group: sequence)
+    host.cancel(pour: number)
   }
 
   /// Whether ``cancel()`` was called on this pour, or its Station has been released.
   ///
   /// The Station remembers each cancelled pour (a few bytes) for as long as it lives.
   public var isCancelled: Bool {
-    host.isCancelled(group: sequence)
+    host.isCancelled(pour: number)
   }
 
   /// Whether two tasks refer to the same pour.
   public static func == (lhs: PourTask, rhs: PourTask) -> Bool {
-    lhs.host === rhs.host && lhs.sequence == rhs.sequence
+    lhs.host === rhs.host && lhs.number == rhs.number
   }
 
   /// Hashes the pour's identity.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(ObjectIdentifier(host))
-    hasher.combine(sequence)
+    hasher.combine(number)
   }
 }

@@ -27,7 +27,7 @@ extension StateHandler {
   nonisolated func drainUntilEmpty() async {
     repeat {
       await drainEntry(self)
-    } while !queue.mailbox.withLock({ $0.endScheduledDrainIfEmpty() })
+    } while !mailbox.state.withLock({ $0.endScheduledDrainIfEmpty() })
   }
 
   /// The drain task's loop.
@@ -47,7 +47,7 @@ extension StateHandler {
         break
       case .end:
         // Pours may have come since the look: then the mailbox is not empty, and it drains them.
-        if queue.mailbox.withLock({ $0.endScheduledDrainIfEmpty() }) { return }
+        if mailbox.state.withLock({ $0.endScheduledDrainIfEmpty() }) { return }
         await drainEntry(self)
       }
       pacing.looked(currentLook)
@@ -57,6 +57,6 @@ extension StateHandler {
 
   /// The mailbox's counters now, read without its lock.
   nonisolated var currentLook: DrainPacing.Look {
-    DrainPacing.Look(poured: queue.poured.load(ordering: .relaxed), taken: taken.load(ordering: .relaxed))
+    DrainPacing.Look(poured: mailbox.poured.load(ordering: .relaxed), taken: taken.load(ordering: .relaxed))
   }
 }

@@ -10,9 +10,9 @@ extension StateHandler {
   /// Starts the task of a `run` effect in `slot`.
   nonisolated func startTask(of run: EffectRun<Action>, in context: EffectContext, slot: EffectSlotID) {
     let effect = EffectRunState(origin: run.origin)
-    let group = context.group
+    let number = context.pour
     let pour = Pour<Action> { [self] action, cancelled in
-      await self.pour(action, cancelled: cancelled, group: group, from: effect)
+      await self.receive(action, cancelled: cancelled, pour: number, from: effect)
     }
     let executor = self.executor
     let task = spawn(priority: run.priority) { [self] in
@@ -158,8 +158,8 @@ extension StateHandler {
 
   /// Cancels the effects of a pour: what its ``PourTask`` does.
   @usableFromInline
-  nonisolated func cancel(group: EffectGroupID) {
-    let (_, starts) = effects.update { state, after in state.cancel(group: group, &after) }
+  nonisolated func cancel(pour: PourNumber) {
+    let (_, starts) = effects.update { state, after in state.cancel(pour: pour, &after) }
     startWork(detached: starts)
   }
 
@@ -190,8 +190,8 @@ final class EffectRunState: Sendable {
 extension StateHandler {
   /// Takes an action a `run` effect poured to the actor; drops it, with a diagnostic if the Station
   /// is gone, when the pouring task is cancelled.
-  nonisolated func pour(
-    _ action: Action, cancelled: Bool, group: EffectGroupID, from effect: EffectRunState
+  nonisolated func receive(
+    _ action: Action, cancelled: Bool, pour: PourNumber, from effect: EffectRunState
   ) async {
     if cancelled {
       guard isReleased else { return }
@@ -206,7 +206,7 @@ extension StateHandler {
             + "\(action); it is reduced, but nothing tracks it: make the effect's operation wait for what pours"
         ))
     }
-    guard let executor else { return await receive(action, group: group) }
-    await executor.runAway { await self.receive(action, group: group) }
+    guard let executor else { return await receive(action, pour: pour) }
+    await executor.runAway { await self.receive(action, pour: pour) }
   }
 }

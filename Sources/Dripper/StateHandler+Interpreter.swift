@@ -3,7 +3,7 @@
 /// ``start(_:in:under:sending:)`` walks an effect synchronously, wherever it runs: on the actor
 /// right after a reduction, in a task after a debounce's wait, or wherever an effect ended and
 /// the registry started what waited for it. It never suspends. Each part that runs or waits
-/// becomes a slot in the registry: a `run` starts a task; a `concatenate` is a slot holding its
+/// becomes a slot in the registry: a `run` starts a task; a `concatenate` is a slot keeping its
 /// remaining parts; an effect admitted under an id runs under a scope slot, or waits its turn in a
 /// slot of its own; a debounce's wait is a task that starts the effect when it wakes. Actions to
 /// send are returned to the caller, which alone knows how to reach the actor from where it is.
@@ -12,7 +12,7 @@ extension StateHandler {
   @usableFromInline
   struct Send: Sendable {
     @usableFromInline let action: Action
-    @usableFromInline let group: EffectGroupID
+    @usableFromInline let pour: PourNumber
     /// The slot that waits for the action to be reduced (inside a `concatenate`, say); `nil` for
     /// an action a reduction sent at the top of its effect.
     @usableFromInline let delivery: EffectSlotID?
@@ -20,9 +20,9 @@ extension StateHandler {
 
   /// Starts the effect a reduction returned, on the actor: its sends are reduced next.
   @usableFromInline
-  func perform(_ effect: Effect<Action>, group: EffectGroupID) {
+  func perform(_ effect: Effect<Action>, pour: PourNumber) {
     var sends: [Send] = []
-    start(effect, in: EffectContext(group: group), under: nil, sending: &sends)
+    start(effect, in: EffectContext(pour: pour), under: nil, sending: &sends)
     followUps.append(contentsOf: sends)
   }
 
@@ -80,14 +80,14 @@ extension StateHandler {
     _ action: Action, in context: EffectContext, under parent: EffectSlotID?, into sends: inout [Send]
   ) {
     guard let parent else {
-      return sends.append(Send(action: action, group: context.group, delivery: nil))
+      return sends.append(Send(action: action, pour: context.pour, delivery: nil))
     }
     // Inside a part that waits for it (a `concatenate`, a scope), the action is a slot of its own
     // until it is reduced.
     let request = slot(
       .delivery, in: context, under: parent, origin: EffectOrigin(fileID: #fileID, line: #line))
     guard let delivery = reserve(request, &sends) else { return }
-    sends.append(Send(action: action, group: context.group, delivery: delivery))
+    sends.append(Send(action: action, pour: context.pour, delivery: delivery))
   }
 
   private nonisolated func startSequence(
@@ -99,16 +99,17 @@ extension StateHandler {
       for part in parts { start(part, in: context, under: nil, sending: &sends) }
       return
     }
-    var held: [EffectKey] = []
-    for part in parts.dropFirst() { part.cancellationKeys(in: context.namespace, into: &held) }
-    held = Array(Set(held))
+    var upcomingKeys: [EffectKey] = []
+    for part in parts.dropFirst() { part.cancellationKeys(in: context.namespace, into: &upcomingKeys) }
+    upcomingKeys = Array(Set(upcomingKeys))
     var request = slot(.join, in: context, under: parent, origin: EffectOrigin(fileID: #fileID, line: #line))
     request.guarded = true
     guard let sequence = reserve(request, &sends) else { return }
     start(parts[0], in: context, under: sequence, sending: &sends)
     let rest = parts.dropFirst().map { PendingEffect(effect: $0, context: context) }
     let (_, starts) = effects.update { state, after in
-      state.beginSequence(sequence, parts: rest.map { EffectWork(base: $0) }, held: held, &after)
+      state.beginSequence(
+        sequence, parts: rest.map { EffectWork(base: $0) }, upcomingKeys: upcomingKeys, &after)
     }
     startWork(starts, sending: &sends)
   }
@@ -169,7 +170,7 @@ extension StateHandler {
     _ role: EffectRegistryState<EffectWork>.Role, in context: EffectContext,
     under parent: EffectSlotID?, origin: EffectOrigin
   ) -> EffectRegistryState<EffectWork>.Request {
-    .init(role: role, group: context.group, parent: parent, keys: context.keys, origin: origin)
+    .init(role: role, pour: context.pour, parent: parent, keys: context.keys, origin: origin)
   }
 
   private nonisolated func reserve(

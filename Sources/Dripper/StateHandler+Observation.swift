@@ -43,9 +43,4 @@ extension StateHandler: StateSource {
     drainMailbox()
     body(currentState)
   }
-
-  @usableFromInline
-  nonisolated func settle() async {
-    await drainEntry(self)
-  }
 }

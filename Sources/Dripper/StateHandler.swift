@@ -12,7 +12,7 @@ public import Synchronization
 @usableFromInline
 package final actor StateHandler<State: Sendable, Action: Sendable> {
   // The fields come in two groups, in this order on purpose. Every pour, from the producers'
-  // threads, retains the handler (a write to its header) and reads `queue`; the handler, on its
+  // threads, retains the handler (a write to its header) and reads `mailbox`; the handler, on its
   // own thread, reads and writes the second group for every action. Kept 128 bytes apart (two
   // cache lines, the unit x86 prefetches in), the two sides never fight over a line. Without the
   // gap, synchronous pours cost 2x in some runs and not others, depending on where the allocator
@@ -22,8 +22,8 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
 
   /// The dependencies of the Station, in force while it reduces.
   @usableFromInline nonisolated let dependencies: DependencyValues
-  /// Where pours wait; an object of its own, written by every pour (see ``PourQueue``).
-  @usableFromInline nonisolated let queue = PourQueue<Action>()
+  /// Where pours wait; an object of its own, written by every pour (see ``Mailbox``).
+  @usableFromInline nonisolated let mailbox = Mailbox<Action>()
   nonisolated let effects = EffectRegistry()
   /// In a Station watched by a test, the executor every task of the Station runs on, which knows
   /// when they have nothing left to run (see ``WatchedExecutor``); `nil` otherwise.
@@ -35,7 +35,7 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
   /// it is specialized where the Station is created; callers that only know the handler through a
   /// protocol (a ``PourTask``, an effect's ``Pour``) call these instead of unspecialized code.
   @usableFromInline let drainEntry: @Sendable (isolated StateHandler) -> Void
-  @usableFromInline let receiveEntry: @Sendable (isolated StateHandler, Action, EffectGroupID) -> Void
+  @usableFromInline let receiveEntry: @Sendable (isolated StateHandler, Action, PourNumber) -> Void
 
   /// Called once, when the Station is released.
   @usableFromInline let onEnd: (@Sendable () -> Void)?
@@ -50,8 +50,8 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
   @usableFromInline let reducer: @Sendable (inout State, Action) -> Effect<Action>
   /// Who watches the state, told after each reduction.
   @usableFromInline nonisolated let publishers = StatePublishers<State>()
-  /// The sequence number of the last action taken from the mailbox: the scheduled drain task
-  /// compares it with ``PourQueue/poured`` without taking the mailbox's lock.
+  /// The number of the last pour taken from the mailbox: the scheduled drain task
+  /// compares it with ``Mailbox/poured`` without taking the mailbox's lock.
   @usableFromInline nonisolated let taken = Atomic<UInt64>(0)
   /// The batch being reduced; its storage swaps with the mailbox's, batch after batch.
   @usableFromInline var batch: [Action?] = []
@@ -73,8 +73,8 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
     self.onEnd = onEnd
     self.executor = Self.makeExecutor(for: dependencies)
     self.drainEntry = { (handler: isolated StateHandler) in handler.drainMailbox() }
-    self.receiveEntry = { (handler: isolated StateHandler, action: Action, group: EffectGroupID) in
-      handler.reduceReceived(action, group: group)
+    self.receiveEntry = { (handler: isolated StateHandler, action: Action, pour: PourNumber) in
+      handler.reduceReceived(action, pour: pour)
     }
   }
 
@@ -94,45 +94,45 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
 
   // MARK: - Pouring
 
-  /// Queues an action poured synchronously, scheduling a drain when the mailbox was idle.
+  /// Posts an action poured synchronously, scheduling a drain when the mailbox was idle.
   @inlinable
-  nonisolated func enqueue(_ action: Action) -> PourTask {
-    let queue = self.queue
-    let (sequence, scheduleDrain) = queue.mailbox.withLock { mailbox in
-      let enqueued = mailbox.enqueue(action)
+  nonisolated func post(_ action: Action) -> PourTask {
+    let mailbox = self.mailbox
+    let (number, scheduleDrain) = mailbox.state.withLock { state in
+      let posted = state.post(action)
       // Stored under the lock, so that the count never goes back: a producer preempted after
       // unlocking would otherwise store its count over a later one's.
-      queue.poured.store(enqueued.sequence, ordering: .relaxed)
-      return enqueued
+      mailbox.poured.store(posted.number, ordering: .relaxed)
+      return posted
     }
     if scheduleDrain { scheduleDrainTask() }
-    return PourTask(host: self, sequence: sequence)
+    return PourTask(host: self, number: number)
   }
 
   /// Reduces an action poured by an effect, after the actions already in the mailbox.
-  func receive(_ action: Action, group: EffectGroupID) {
+  func receive(_ action: Action, pour: PourNumber) {
     guard !effects.isClosed else {
       return report(
         Diagnostic(.droppedPour, "dropped \(action): it was poured after its Station was released"))
     }
-    receiveEntry(self, action, group)
+    receiveEntry(self, action, pour)
   }
 
   @inlinable
-  func reduceReceived(_ action: Action, group: EffectGroupID) {
+  func reduceReceived(_ action: Action, pour: PourNumber) {
     drainMailbox()
-    withStationDependencies { reduce(action, group: group) }
+    withStationDependencies { reduce(action, pour: pour) }
   }
 
   /// Reduces every action poured before this call: they are all in the mailbox's next batch.
   @inlinable
   func drainMailbox() {
-    if let first = queue.mailbox.withLock({ $0.take(into: &batch) }) {
+    if let first = mailbox.state.withLock({ $0.take(into: &batch) }) {
       reduceBatch(startingAt: first)
     }
   }
 
-  /// Reduces the batch taken from the mailbox, whose first action has the sequence number `first`.
+  /// Reduces the batch taken from the mailbox, whose first action is pour number `first`.
   @inlinable
   func reduceBatch(startingAt first: UInt64) {
     taken.store(first + UInt64(batch.count) - 1, ordering: .relaxed)
@@ -142,11 +142,11 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
     // that the loop mutates a local.
     var actions: [Action?] = []
     swap(&actions, &batch)
-    var sequence = first
+    var number = first
     withStationDependencies {
       for index in actions.indices {
-        if let action = actions[index].take() { reduce(action, group: sequence) }
-        sequence += 1
+        if let action = actions[index].take() { reduce(action, pour: number) }
+        number += 1
       }
     }
     actions.removeAll(keepingCapacity: actions.capacity <= Self.retainedCapacity)
@@ -168,17 +168,17 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
 
   /// Reduces an action, then the actions its effects send, in order.
   @inlinable
-  func reduce(_ action: Action, group: EffectGroupID) {
-    reduceOne(action, group: group)
+  func reduce(_ action: Action, pour: PourNumber) {
+    reduceOne(action, pour: pour)
     if !followUps.isEmpty { reduceFollowUps() }
   }
 
   @inlinable
-  func reduceOne(_ action: Action, group: EffectGroupID) {
+  func reduceOne(_ action: Action, pour: PourNumber) {
     let effect = reducer(&currentState, action)
     if publishers.isActive { publishers.publish(currentState) }
     if effect.isNone { return }
-    perform(effect, group: group)
+    perform(effect, pour: pour)
   }
 
   /// Reduces the actions effects sent, in order, and those they send in turn. An action that a
@@ -191,10 +191,10 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
       let next = followUps[index]
       index += 1
       guard let delivery = next.delivery else {
-        reduceOne(next.action, group: next.group)
+        reduceOne(next.action, pour: next.pour)
         continue
       }
-      if effects.isLive(delivery) { reduceOne(next.action, group: next.group) }
+      if effects.isLive(delivery) { reduceOne(next.action, pour: next.pour) }
       let (_, starts) = effects.update { state, after in state.delivered(delivery, &after) }
       if !starts.isEmpty {
         var sends: [Send] = []
@@ -252,23 +252,23 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
 
 extension StateHandler: PourTaskHost {
   @usableFromInline
-  func reduce(through sequence: UInt64) {
+  func reduce(through number: PourNumber) {
     drainEntry(self)
   }
 
   @usableFromInline
-  nonisolated var hasLiveGroups: Bool { effects.hasLiveGroups }
+  nonisolated var hasPoursWithEffects: Bool { effects.hasPoursWithEffects }
 
   @usableFromInline
-  nonisolated func waitForGroup(_ group: EffectGroupID) async {
+  nonisolated func waitForPour(_ pour: PourNumber) async {
     // Parks at once. Yielding first, so that this thread might run the effect just started, made
     // the round trip slower (`dripper-bench --filter effects`: 5.4-7.3x a bare task with two
     // yields, 3.9-5.4x without): each yield requeues this task behind a thread already woken.
-    await effects.waitForGroup(group) { self.cancel(group: group) }
+    await effects.waitForPour(pour) { self.cancel(pour: pour) }
   }
 
   @usableFromInline
-  nonisolated func isCancelled(group: EffectGroupID) -> Bool {
-    effects.isCancelled(group: group)
+  nonisolated func isCancelled(pour: PourNumber) -> Bool {
+    effects.isCancelled(pour: pour)
   }
 }

@@ -106,6 +106,4 @@ struct ProjectedSource<Parent: Sendable, Child: Sendable>: StateSource {
   }
 
   var events: EventPublisher { parent.events }
-
-  func settle() async { await parent.settle() }
 }

@@ -91,7 +91,7 @@ public final class Station<State: Sendable, Action: Sendable>: Sendable {
   @discardableResult
   public func pour(_ action: Action) -> PourTask {
     switch core {
-    case .root(let handler): handler.enqueue(action)
+    case .root(let handler): handler.post(action)
     case .scoped(let scoped): scoped.pour(action)
     }
   }

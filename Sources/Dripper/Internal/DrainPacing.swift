@@ -25,9 +25,9 @@
 struct DrainPacing {
   /// The counters at one look.
   struct Look: Equatable, Sendable {
-    /// The sequence number of the last action poured.
+    /// The number of the last pour.
     var poured: UInt64
-    /// The sequence number of the last action taken from the mailbox.
+    /// The number of the last pour taken from the mailbox.
     var taken: UInt64
   }
 

@@ -3,7 +3,7 @@
 @usableFromInline
 struct EffectContext: Sendable {
   /// The pour whose ``PourTask`` tracks the effect.
-  let group: EffectGroupID
+  let pour: PourNumber
   /// The child feature the effect comes from; ids are qualified by it.
   private(set) var namespace = EffectNamespace.root
   /// Every key that cancels the effect: the ids it runs under and its features' namespaces.
@@ -13,8 +13,8 @@ struct EffectContext: Sendable {
   var skipping: Set<EffectKey> = []
 
   @usableFromInline
-  init(group: EffectGroupID) {
-    self.group = group
+  init(pour: PourNumber) {
+    self.pour = pour
   }
 
   /// The key of a cancellation id used in this context.
@@ -77,8 +77,8 @@ extension Effect {
     }
   }
 
-  /// The keys that cancel parts of this effect, used in `namespace`: a `concatenate` holds them
-  /// for its parts that have not started, so that cancelling one skips what would run under it.
+  /// The keys that cancel parts of this effect, used in `namespace`: a `concatenate` keeps them
+  /// as the upcoming keys of its parts that have not started, so that cancelling one skips what would run under it.
   func cancellationKeys(in namespace: EffectNamespace, into keys: inout [EffectKey]) {
     switch operation {
     case .cancellable(let admission, let effect):

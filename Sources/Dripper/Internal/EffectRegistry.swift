@@ -19,13 +19,13 @@ final class EffectRegistry: Sendable {
 
   private let state = Lock(EffectRegistryState<Work>())
   /// How many pours have effects in flight, so that finishing a pour without any skips the lock.
-  private let liveGroups = Atomic<Int>(0)
+  private let poursWithEffects = Atomic<Int>(0)
   private let closed = Atomic<Bool>(false)
 
   init() {}
 
   /// Whether any pour has effects in flight: when not, finishing a pour needs no waiting.
-  var hasLiveGroups: Bool { liveGroups.load(ordering: .acquiring) > 0 }
+  var hasPoursWithEffects: Bool { poursWithEffects.load(ordering: .acquiring) > 0 }
 
   var isClosed: Bool { closed.load(ordering: .acquiring) }
 
@@ -37,7 +37,7 @@ final class EffectRegistry: Sendable {
     let (result, after) = state.withLock { state in
       var after = EffectRegistryAftermath<Work>()
       let result = body(&state, &after)
-      liveGroups.store(state.groups.count, ordering: .releasing)
+      poursWithEffects.store(state.pours.count, ordering: .releasing)
       return (result, after)
     }
     for task in after.cancel { task.cancel() }
@@ -57,11 +57,11 @@ final class EffectRegistry: Sendable {
 
   func isLive(_ slot: EffectSlotID) -> Bool { state.withLock { $0.isLive(slot) } }
 
-  /// Whether the pour `group` has effects in flight.
-  func hasGroup(_ group: EffectGroupID) -> Bool { state.withLock { $0.groups[group] != nil } }
+  /// Whether the pour numbered `pour` has effects in flight.
+  func hasPour(_ pour: PourNumber) -> Bool { state.withLock { $0.pours[pour] != nil } }
 
-  func isCancelled(group: EffectGroupID) -> Bool {
-    state.withLock { $0.isCancelled(group: group) }
+  func isCancelled(pour: PourNumber) -> Bool {
+    state.withLock { $0.isCancelled(pour: pour) }
   }
 
   /// Refuses new effects from now on; the caller cancels what runs.
@@ -73,10 +73,10 @@ final class EffectRegistry: Sendable {
 
   /// Waits until every effect of a pour has ended. Cancelling the waiting task cancels them, with
   /// `cancel`.
-  func waitForGroup(_ group: EffectGroupID, cancel: @Sendable () -> Void) async {
+  func waitForPour(_ pour: PourNumber, cancel: @Sendable () -> Void) async {
     await withTaskCancellationHandler {
       await withUnsafeContinuation { continuation in
-        let waiting = state.withLock { $0.waitForGroup(group, continuation) }
+        let waiting = state.withLock { $0.waitForPour(pour, continuation) }
         if !waiting { continuation.resume() }
       }
     } onCancel: {

@@ -50,7 +50,7 @@ extension EffectRegistryState {
     }
     guard
       let slot = reserve(
-        Request(role: .window, group: nil, parent: nil, keys: windowKeys, origin: hold.origin))
+        Request(role: .window, pour: nil, parent: nil, keys: windowKeys, origin: hold.origin))
     else { return .dropped }
     windows[key] = ThrottleWindow(slot: slot, elapsed: now, interval: interval)
     windowOf[slot] = key
@@ -75,7 +75,7 @@ extension EffectRegistryState {
     let remaining = max(.zero, window.interval - window.elapsed())
     guard windows[key]!.timer == nil else { return .held(timer: nil, remaining: remaining) }
     let timer = reserve(
-      Request(role: .timer, group: nil, parent: nil, keys: windowKeys, origin: request.origin))
+      Request(role: .timer, pour: nil, parent: nil, keys: windowKeys, origin: request.origin))
     windows[key]!.timer = timer
     if let timer { windowOf[timer] = key }
     return .held(timer: timer, remaining: remaining)

@@ -2,11 +2,6 @@
 @usableFromInline
 typealias EffectSlotID = UInt64
 
-/// The identity of the pour an effect belongs to: the sequence number of the action poured into the
-/// Station's mailbox whose reduction started it, directly or through actions its effects poured.
-@usableFromInline
-typealias EffectGroupID = UInt64
-
 /// The pure state machine of a Station's effects: every unit of work an effect tree turns into,
 /// which keys cancel it, which pour it belongs to, and what waits for it.
 ///
@@ -48,7 +43,7 @@ struct EffectRegistryState<Work> {
     let keys: [EffectKey]
     var task: Task<Void, Never>?
     /// The pour it belongs to; 0 for bookkeeping (timers, windows).
-    let group: EffectGroupID
+    let pour: PourNumber
     /// Its parent; 0 for none.
     let parent: EffectSlotID
     var children: Int32 = 0
@@ -57,7 +52,7 @@ struct EffectRegistryState<Work> {
     var taskLive: Bool
     var cancelled = false
 
-    var isWork: Bool { group != 0 }
+    var isWork: Bool { pour != 0 }
   }
 
   /// Where a slot stands in a `concatenate`: the parts still to start, and the keys they use.
@@ -65,7 +60,7 @@ struct EffectRegistryState<Work> {
     var parts: [Work]
     var next = 0
     /// Keys used by parts not yet started: cancelling one skips what runs under it in those parts.
-    let held: [EffectKey]
+    let upcomingKeys: [EffectKey]
     var skipping: Set<EffectKey> = []
   }
 
@@ -78,8 +73,8 @@ struct EffectRegistryState<Work> {
     var isEmpty: Bool { carriers.isEmpty }
   }
 
-  struct GroupEntry {
-    /// Slots of the group that are work (not bookkeeping).
+  struct PourEntry {
+    /// Slots of the pour that are work (not bookkeeping).
     var slots = SlotSet()
     var waiters: [UnsafeContinuation<Void, Never>] = []
   }
@@ -92,9 +87,9 @@ struct EffectRegistryState<Work> {
   /// while waiting are skipped when the queue is read.
   var queues: [EffectKey: FIFO<EffectSlotID>] = [:]
   /// Sequences whose parts not yet started use a key.
-  var holders: [EffectKey: SlotSet] = [:]
-  private(set) var groups: [EffectGroupID: GroupEntry] = [:]
-  private var cancelledGroups: Set<EffectGroupID> = []
+  var upcoming: [EffectKey: SlotSet] = [:]
+  private(set) var pours: [PourNumber: PourEntry] = [:]
+  private var cancelledPours: Set<PourNumber> = []
   /// The throttle windows, by key (see `EffectRegistryState+Throttle.swift`).
   var windows: [EffectKey: ThrottleWindow] = [:]
   /// The window key of each window, timer and held slot.
@@ -110,15 +105,15 @@ struct EffectRegistryState<Work> {
   /// Whether nothing is tracked: no effect running or waiting, nothing waiting for one. (An open
   /// throttle window is not work; it goes when it ends.)
   var isEmpty: Bool {
-    isIdle && groups.isEmpty && idleWaiters.isEmpty && pending.isEmpty && keys.isEmpty && queues.isEmpty
-      && holders.isEmpty && sequences.isEmpty
+    isIdle && pours.isEmpty && idleWaiters.isEmpty && pending.isEmpty && keys.isEmpty && queues.isEmpty
+      && upcoming.isEmpty && sequences.isEmpty
   }
 
   /// Whether no effect is running or waiting to start.
   var isIdle: Bool { workCount == 0 }
 
-  func isCancelled(group: EffectGroupID) -> Bool {
-    isClosed || cancelledGroups.contains(group)
+  func isCancelled(pour: PourNumber) -> Bool {
+    isClosed || cancelledPours.contains(pour)
   }
 
   func isLive(_ id: EffectSlotID) -> Bool {
@@ -130,7 +125,7 @@ struct EffectRegistryState<Work> {
   /// What a new slot is.
   struct Request {
     var role: Role
-    var group: EffectGroupID?
+    var pour: PourNumber?
     var parent: EffectSlotID?
     var keys: [EffectKey]
     var origin: EffectOrigin
@@ -143,22 +138,22 @@ struct EffectRegistryState<Work> {
   /// parent was cancelled, or its parent has ended.
   mutating func reserve(_ request: Request) -> EffectSlotID? {
     guard !isClosed else { return nil }
-    if let group = request.group, cancelledGroups.contains(group) { return nil }
+    if let pour = request.pour, cancelledPours.contains(pour) { return nil }
     if let parent = request.parent {
       guard let slot = slots[parent], !slot.cancelled else { return nil }
       slots[parent]!.children += 1
     }
     let id = slots.insert(
       Slot(
-        origin: request.origin, keys: request.keys, task: nil, group: request.group ?? 0,
+        origin: request.origin, keys: request.keys, task: nil, pour: request.pour ?? 0,
         parent: request.parent ?? 0, children: request.guarded ? 1 : 0, role: request.role,
         taskLive: request.role == .task || request.role == .timer))
     for key in request.keys {
       keys[key, default: KeyEntry()].carriers.insert(id)
       if request.role.isActive { keys[key]!.active += 1 }
     }
-    if let group = request.group {
-      groups[group, default: GroupEntry()].slots.insert(id)
+    if let pour = request.pour {
+      pours[pour, default: PourEntry()].slots.insert(id)
       workCount += 1
     }
     return id
@@ -194,11 +189,11 @@ struct EffectRegistryState<Work> {
   /// Starts a sequence on `id`, a guarded join: it starts `parts` one after another, each once
   /// the children of the one before have ended.
   mutating func beginSequence(
-    _ id: EffectSlotID, parts: [Work], held: [EffectKey], _ after: inout EffectRegistryAftermath<Work>
+    _ id: EffectSlotID, parts: [Work], upcomingKeys: [EffectKey], _ after: inout EffectRegistryAftermath<Work>
   ) {
     guard slots[id] != nil else { return }
-    sequences[id] = Sequence(parts: parts, held: held)
-    for key in held { holders[key, default: SlotSet()].insert(id) }
+    sequences[id] = Sequence(parts: parts, upcomingKeys: upcomingKeys)
+    for key in upcomingKeys { upcoming[key, default: SlotSet()].insert(id) }
     release(id, &after)
   }
 
@@ -254,10 +249,10 @@ struct EffectRegistryState<Work> {
       if slot.role == .waiting { pending[id] = nil }
       for key in slot.keys { unfile(id, from: key, wasActive: slot.role.isActive && !slot.cancelled, &after) }
       if !sequences.isEmpty, let sequence = sequences.removeValue(forKey: id) {
-        for key in sequence.held { unhold(id, from: key) }
+        for key in sequence.upcomingKeys { forgetUpcoming(id, under: key) }
       }
       if !windowOf.isEmpty, windowOf[id] != nil { windowSlotEnded(id, role: slot.role, &after) }
-      if slot.isWork { leave(slot.group, id, &after) }
+      if slot.isWork { leave(slot.pour, id, &after) }
       let parent = slot.parent
       guard parent != 0, slots[parent] != nil else { continue }
       slots[parent]!.children -= 1
@@ -296,18 +291,18 @@ struct EffectRegistryState<Work> {
     if let index = keys.index(forKey: key), keys.values[index].isEmpty { keys.remove(at: index) }
   }
 
-  private mutating func unhold(_ id: EffectSlotID, from key: EffectKey) {
-    guard holders[key] != nil else { return }
-    holders[key]!.remove(id)
-    if holders[key]!.isEmpty { holders[key] = nil }
+  private mutating func forgetUpcoming(_ id: EffectSlotID, under key: EffectKey) {
+    guard upcoming[key] != nil else { return }
+    upcoming[key]!.remove(id)
+    if upcoming[key]!.isEmpty { upcoming[key] = nil }
   }
 
   private mutating func leave(
-    _ group: EffectGroupID, _ id: EffectSlotID, _ after: inout EffectRegistryAftermath<Work>
+    _ pour: PourNumber, _ id: EffectSlotID, _ after: inout EffectRegistryAftermath<Work>
   ) {
-    groups[group]!.slots.remove(id)
-    if groups[group]!.slots.isEmpty {
-      after.resume.append(contentsOf: groups.removeValue(forKey: group)!.waiters)
+    pours[pour]!.slots.remove(id)
+    if pours[pour]!.slots.isEmpty {
+      after.resume.append(contentsOf: pours.removeValue(forKey: pour)!.waiters)
     }
     workCount -= 1
     if workCount == 0 { after.resume.append(contentsOf: idleWaiters.takeAll()) }
@@ -318,8 +313,8 @@ struct EffectRegistryState<Work> {
   /// Cancels every slot carrying `key`, and skips what would run under it in the parts of a
   /// `concatenate` not yet started.
   mutating func cancel(_ key: EffectKey, _ after: inout EffectRegistryAftermath<Work>) {
-    if let holding = holders[key] {
-      for id in holding { sequences[id]?.skipping.insert(key) }
+    if let waiting = upcoming[key] {
+      for id in waiting { sequences[id]?.skipping.insert(key) }
     }
     guard let entry = keys[key] else { return }
     for id in entry.carriers { cancelSlot(id, &after) }
@@ -342,9 +337,9 @@ struct EffectRegistryState<Work> {
     for key in absent { cancel(key, &after) }
   }
 
-  mutating func cancel(group: EffectGroupID, _ after: inout EffectRegistryAftermath<Work>) {
-    cancelledGroups.insert(group)
-    guard let entry = groups[group] else { return }
+  mutating func cancel(pour: PourNumber, _ after: inout EffectRegistryAftermath<Work>) {
+    cancelledPours.insert(pour)
+    guard let entry = pours[pour] else { return }
     for id in entry.slots { cancelSlot(id, &after) }
   }
 
@@ -383,11 +378,11 @@ struct EffectRegistryState<Work> {
   // MARK: - Waiting
 
   /// Adds a waiter for the end of a pour's effects; returns `false` if it has none left.
-  mutating func waitForGroup(
-    _ group: EffectGroupID, _ continuation: UnsafeContinuation<Void, Never>
+  mutating func waitForPour(
+    _ pour: PourNumber, _ continuation: UnsafeContinuation<Void, Never>
   ) -> Bool {
-    guard groups[group] != nil else { return false }
-    groups[group]!.waiters.append(continuation)
+    guard pours[pour] != nil else { return false }
+    pours[pour]!.waiters.append(continuation)
     return true
   }
 
@@ -433,7 +428,7 @@ extension EffectRegistryState: Sendable where Work: Sendable {}
 extension EffectRegistryState.Slot: Sendable where Work: Sendable {}
 extension EffectRegistryState.Sequence: Sendable where Work: Sendable {}
 extension EffectRegistryState.KeyEntry: Sendable where Work: Sendable {}
-extension EffectRegistryState.GroupEntry: Sendable where Work: Sendable {}
+extension EffectRegistryState.PourEntry: Sendable where Work: Sendable {}
 extension EffectRegistryState.Request: Sendable where Work: Sendable {}
 extension StartWork: Sendable where Work: Sendable {}
 extension EffectRegistryAftermath: Sendable where Work: Sendable {}

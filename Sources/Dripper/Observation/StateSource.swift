@@ -18,7 +18,4 @@ protocol StateSource<State>: Sendable {
 
   /// The events of the Station (and, for a scoped Station, of its root).
   var events: EventPublisher { get }
-
-  /// Returns once every action poured before the call has been reduced.
-  func settle() async
 }

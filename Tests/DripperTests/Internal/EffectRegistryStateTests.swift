@@ -10,10 +10,10 @@ import Testing
   func key(_ id: Int) -> EffectKey { EffectKey(namespace: .root, kind: .id(AnySendableHashable(id))) }
 
   func request(
-    _ role: State.Role, group: EffectGroupID? = 1, parent: EffectSlotID? = nil, keys: [EffectKey] = [],
+    _ role: State.Role, pour: PourNumber? = 1, parent: EffectSlotID? = nil, keys: [EffectKey] = [],
     guarded: Bool = false
   ) -> State.Request {
-    State.Request(role: role, group: group, parent: parent, keys: keys, origin: origin, guarded: guarded)
+    State.Request(role: role, pour: pour, parent: parent, keys: keys, origin: origin, guarded: guarded)
   }
 
   @Test func aTaskSlotEndsWithItsTaskAndFreesEverything() {
@@ -45,7 +45,7 @@ import Testing
     var after = EffectRegistryAftermath<String>()
     let sequence = state.reserve(request(.join, guarded: true))!
     let first = state.reserve(request(.task, parent: sequence))!
-    state.beginSequence(sequence, parts: ["second", "third"], held: [], &after)
+    state.beginSequence(sequence, parts: ["second", "third"], upcomingKeys: [], &after)
     #expect(after.start.isEmpty)
     state.taskEnded(first, &after)
     #expect(after.start.map(\.work) == ["second"])
@@ -64,7 +64,7 @@ import Testing
     var after = EffectRegistryAftermath<String>()
     let sequence = state.reserve(request(.join, guarded: true))!
     let first = state.reserve(request(.task, parent: sequence))!
-    state.beginSequence(sequence, parts: ["second"], held: [key(7)], &after)
+    state.beginSequence(sequence, parts: ["second"], upcomingKeys: [key(7)], &after)
     state.cancel(key(7), &after)
     state.taskEnded(first, &after)
     #expect(after.start.first?.skipping == [key(7)])
@@ -106,16 +106,16 @@ import Testing
     }
   }
 
-  @Test func cancellingAPoursGroupReachesOnlyItsSlots() {
+  @Test func cancellingAPourReachesOnlyItsSlots() {
     var state = State()
     var after = EffectRegistryAftermath<String>()
-    let mine = state.reserve(request(.waiting, group: 1))!
-    let other = state.reserve(request(.waiting, group: 2))!
-    state.cancel(group: 1, &after)
+    let mine = state.reserve(request(.waiting, pour: 1))!
+    let other = state.reserve(request(.waiting, pour: 2))!
+    state.cancel(pour: 1, &after)
     #expect(state.slots[mine] == nil)
     #expect(state.slots[other] != nil)
-    #expect(state.isCancelled(group: 1))
-    #expect(state.reserve(request(.task, group: 1)) == nil)
+    #expect(state.isCancelled(pour: 1))
+    #expect(state.reserve(request(.task, pour: 1)) == nil)
   }
 
   @Test func aThrottleWindowHoldsThenFiresThenCloses() {

@@ -75,6 +75,6 @@ import Testing
 extension StateHandler {
   /// The capacities of the buffers a burst grows, for tests of memory given back.
   func bufferCapacities() -> (followUps: Int, batch: Int, mailbox: Int) {
-    (followUps.capacity, batch.capacity, queue.mailbox.withLock { $0.pending.capacity })
+    (followUps.capacity, batch.capacity, mailbox.state.withLock { $0.pending.capacity })
   }
 }
