@@ -101,6 +101,34 @@ func coreRows(_ options: BenchmarkOptions) async -> [Row] {
       group: group, name: "Station: \(n) synchronous pours, one finish()", nanoseconds: synchronous,
       baseline: fastFloorRow, target: 2.5, bound: 7.5, note: againstHops(synchronous)))
 
+  // The layout guard. The handler keeps the fields every pour writes and those every reduction
+  // writes 128 bytes apart (`ContentionGap`), but Swift does not promise the order of stored
+  // properties: a layout that lost the gap makes some Stations about twice as slow as others,
+  // depending on where the allocator placed them (`--profile-overridden`: ~90 ns against ~47
+  // before the gaps). Eight Stations, placed among allocations of assorted sizes, each measured
+  // on its own: the slowest must stay near the fastest. With the gaps the slowest reads 1.1x the
+  // fastest; with the gaps shrunk to one byte, 1.47-1.48x, over the bound (`--check` exits 1).
+  var placed: [(station: StationOf<BenchCounter>, spacer: [UInt8])] = []
+  for index in 0..<8 {
+    let spacer = [UInt8](repeating: 0, count: 16 << index)
+    placed.append((Station(initialState: BenchCounter.State()) { BenchCounter() }, spacer))
+  }
+  var placements: [Double] = []
+  for (station, _) in placed {
+    placements.append(
+      await measure(options, operations: n / 8) {
+        var last: PourTask?
+        for _ in 0..<(n / 8) { last = station.pour(.increase) }
+        await last?.finish()
+      })
+  }
+  let fastestPlacementRow = "Station: synchronous pours, the fastest of 8 Stations' placements"
+  rows.append(Row(group: group, name: fastestPlacementRow, nanoseconds: placements.min()!))
+  rows.append(
+    Row(
+      group: group, name: "Station: synchronous pours, the slowest of 8 Stations' placements",
+      nanoseconds: placements.max()!, baseline: fastestPlacementRow, target: 1.2, bound: 1.35))
+
   let awaited = await measure(options, operations: n) {
     let station = Station(initialState: BenchCounter.State()) { BenchCounter() }
     for _ in 0..<n { await station.pour(.increase).finish() }
