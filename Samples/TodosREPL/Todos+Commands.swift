@@ -42,7 +42,12 @@ extension Todos {
       }
     case .loadCommand(let path):
       state.outcome = nil
-      return load(path)
+      return .run { [files] pour in
+        switch files.load(path) {
+        case .success(let document): await pour(.fileLoaded(document, path: path))
+        case .failure(let error): await pour(.finished(.refused(.files(error))))
+        }
+      }
     case .openCommand(let path):
       state.outcome = nil
       return .run { [files] pour in
@@ -62,20 +67,14 @@ extension Todos {
       default: break
       }
       return .none
-    case .undoCommand:
-      guard state.history.canUndo else {
-        state.outcome = .refused(.nothingToUndo)
+    case .undoCommand, .redoCommand:
+      let undoing = action == .undoCommand
+      guard undoing ? state.history.canUndo : state.history.canRedo else {
+        state.outcome = .refused(undoing ? .nothingToUndo : .nothingToRedo)
         return .none
       }
-      state.outcome = .undone
-      return .send(.undo)
-    case .redoCommand:
-      guard state.history.canRedo else {
-        state.outcome = .refused(.nothingToRedo)
-        return .none
-      }
-      state.outcome = .redone
-      return .send(.redo)
+      state.outcome = undoing ? .undone : .redone
+      return .send(undoing ? .undo : .redo)
     case .editorCommand(let action):
       guard state.editor != nil else {
         state.outcome = .refused(.nothingBeingEdited)
@@ -88,12 +87,4 @@ extension Todos {
     }
   }
 
-  private func load(_ path: String) -> Effect<Action> {
-    .run { [files] pour in
-      switch files.load(path) {
-      case .success(let document): await pour(.fileLoaded(document, path: path))
-      case .failure(let error): await pour(.finished(.refused(.files(error))))
-      }
-    }
-  }
 }

@@ -55,7 +55,6 @@ struct Todos: Dripper {
     case searchApplied(String)
     case edit(UniqueID)
     case editor(PresentationAction<Editor.Action>)
-    case replaceAll(Document)
     case undo
     case redo
     // What the user asked for, which the feature may refuse: each ends with an ``Outcome``.
@@ -123,10 +122,6 @@ struct Todos: Dripper {
         state.editor = nil
         return .none
       case .editor:
-        return .none
-      case .replaceAll(let document):
-        state.rows = IdentifiedArray(document.todos)
-        state.editor = nil
         return .none
       case .undo, .redo:
         state.editor = nil

@@ -262,8 +262,9 @@ extension StateHandler: PourTaskHost {
   @usableFromInline
   nonisolated func waitForPour(_ pour: PourNumber) async {
     // Parks at once. Yielding first, so that this thread might run the effect just started, made
-    // the round trip slower (`dripper-bench --filter effects`: 5.4-7.3x a bare task with two
-    // yields, 3.9-5.4x without): each yield requeues this task behind a thread already woken.
+    // the round trip slower (`dripper-bench --filter effects`: 7.3x a bare task with two yields,
+    // 5.1-5.4x without, in one and two runs): each yield requeues this task behind a thread that
+    // is already awake.
     await effects.waitForPour(pour) { self.cancel(pour: pour) }
   }
 
