@@ -81,7 +81,10 @@ struct BenchForm: Dripper {
     case setCount(Int)
 
     var binding: BindingAction<State>? {
-      if case .binding(let action) = self { action } else { nil }
+      switch self {
+      case .binding(let action): action
+      default: nil
+      }
     }
   }
 

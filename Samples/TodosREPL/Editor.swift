@@ -16,7 +16,10 @@ struct Editor: Dripper {
     case discard
 
     var binding: BindingAction<State>? {
-      if case .binding(let action) = self { action } else { nil }
+      switch self {
+      case .binding(let action): action
+      default: nil
+      }
     }
   }
 

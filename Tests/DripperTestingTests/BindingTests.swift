@@ -25,7 +25,10 @@ struct SearchForm: Dripper {
     case validated
 
     var binding: BindingAction<State>? {
-      if case .binding(let action) = self { action } else { nil }
+      switch self {
+      case .binding(let action): action
+      default: nil
+      }
     }
   }
 
