@@ -33,7 +33,13 @@ final class StatePublishers<State: Sendable>: Sendable {
   }
 
   @usableFromInline let registry = Lock(Registry())
+  /// Read after every reduction.
   @usableFromInline let groupCount = Atomic<Int>(0)
+  /// Keeps `groupCount` off the line of whatever the allocator places next: often the
+  /// `StateHandler`, whose first line every synchronous pour writes (retaining it for its
+  /// `PourTask`). Sharing it made one Station in eight a third slower (`dripper-bench --filter
+  /// core`, the layout rows).
+  @usableFromInline let trailingGap = ContentionGap()
 
   @usableFromInline
   init() {}
