@@ -150,7 +150,7 @@ extension StateHandler {
     drainMailbox()
     withStationDependencies {
       followUps.append(contentsOf: sends)
-      reduceFollowUps(into: &currentState)
+      reduceFollowUps()
     }
   }
 

@@ -124,7 +124,7 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
   @inlinable
   func reduceReceived(_ action: Action, pour: PourNumber) {
     drainMailbox()
-    withStationDependencies { reduce(action, pour: pour, into: &currentState) }
+    withStationDependencies { reduce(action, pour: pour) }
   }
 
   /// Reduces every action poured before this call: they are all in the mailbox's next batch.
@@ -142,13 +142,15 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
     // Each action is moved out of its slot, not copied: a payload with references is released
     // once, after its reduction, instead of retained and released again (a binding action poured
     // synchronously: 87 ns before, 67-70 after). The batch is taken out of the stored property so
-    // that the loop mutates a local; the state is passed down `inout`, so that the whole batch is
-    // one access to it: each access to a class's stored `var` around a call the compiler cannot see
-    // into (the reducer) is checked for exclusivity at run time, which cost ~5 ns per action.
+    // that the loop mutates a local.
     var actions: [Action?] = []
     swap(&actions, &batch)
+    var number = first
     withStationDependencies {
-      reduceEach(&actions, firstNumber: first, into: &currentState)
+      for index in actions.indices {
+        if let action = actions[index].take() { reduce(action, pour: number) }
+        number += 1
+      }
     }
     actions.removeAll(keepingCapacity: actions.capacity <= Self.retainedCapacity)
     swap(&actions, &batch)
@@ -167,28 +169,17 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
 
   // MARK: - Reducing
 
-  /// Reduces the actions of a batch, moving each out of its slot, the first one being pour
-  /// number `firstNumber`.
-  @inlinable
-  func reduceEach(_ actions: inout [Action?], firstNumber: PourNumber, into state: inout State) {
-    var number = firstNumber
-    for index in actions.indices {
-      if let action = actions[index].take() { reduce(action, pour: number, into: &state) }
-      number += 1
-    }
-  }
-
   /// Reduces an action, then the actions its effects send, in order.
   @inlinable
-  func reduce(_ action: Action, pour: PourNumber, into state: inout State) {
-    reduceOne(action, pour: pour, into: &state)
-    if !followUps.isEmpty { reduceFollowUps(into: &state) }
+  func reduce(_ action: Action, pour: PourNumber) {
+    reduceOne(action, pour: pour)
+    if !followUps.isEmpty { reduceFollowUps() }
   }
 
   @inlinable
-  func reduceOne(_ action: Action, pour: PourNumber, into state: inout State) {
-    let effect = reducer(&state, action)
-    if publishers.isActive { publishers.publish(state) }
+  func reduceOne(_ action: Action, pour: PourNumber) {
+    let effect = reducer(&currentState, action)
+    if publishers.isActive { publishers.publish(currentState) }
     if effect.isNone { return }
     perform(effect, pour: pour)
   }
@@ -197,17 +188,17 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
   /// slot waits for (a part of a `concatenate`) is dropped if the slot was cancelled meanwhile,
   /// and tells the registry when it is reduced, which may start what waited for it.
   @usableFromInline
-  func reduceFollowUps(into state: inout State) {
+  func reduceFollowUps() {
     var index = 0
     while index < followUps.count {
       let next = followUps[index]
       index += 1
       guard let delivery = next.delivery else {
-        reduceOne(next.action, pour: next.pour, into: &state)
+        reduceOne(next.action, pour: next.pour)
         continue
       }
-      if effects.isLive(delivery) { reduceOne(next.action, pour: next.pour, into: &state) }
-      let (_, starts) = effects.update { registry, after in registry.delivered(delivery, &after) }
+      if effects.isLive(delivery) { reduceOne(next.action, pour: next.pour) }
+      let (_, starts) = effects.update { state, after in state.delivered(delivery, &after) }
       if !starts.isEmpty {
         var sends: [Send] = []
         startWork(starts, sending: &sends)
