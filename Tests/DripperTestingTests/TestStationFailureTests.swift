@@ -51,11 +51,7 @@ import Testing
 
   @Test func anEffectAsleepOnAClockIsNotWaitedFor() async {
     let clock = TestClock()
-    let station = TestStation(initialState: Counter.State()) {
-      Counter()
-    } withDependencies: {
-      $0.clock = clock
-    }
+    let station = Counter.testStation(on: clock)
     await station.pour(.decreaseLater)
     await withKnownIssue {
       await station.receive(.decrease, timeout: .seconds(60))
@@ -124,11 +120,7 @@ import Testing
 
   @Test func anEffectStillRunningFailsAtTheEnd() async {
     let clock = TestClock()
-    let station = TestStation(initialState: Counter.State()) {
-      Counter()
-    } withDependencies: {
-      $0.clock = clock
-    }
+    let station = Counter.testStation(on: clock)
     await station.pour(.startTimer)
     await withKnownIssue {
       await station.finish()

@@ -41,6 +41,19 @@ struct Counter: Dripper {
   }
 }
 
+extension Counter {
+  /// A `TestStation` of the counter whose effects sleep on `clock`; failures it reports at its end
+  /// point at the caller's line.
+  static func testStation(
+    on clock: TestClock, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line, column: UInt = #column
+  ) -> TestStation<State, Action> {
+    TestStation(
+      initialState: State(), dripper: { Counter() }, withDependencies: { $0.clock = clock },
+      fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+}
+
 /// A feature whose action is not `Equatable`: it carries a closure.
 struct Loader: Dripper {
   struct State: Equatable, Sendable { var items: [String] = [] }
@@ -78,11 +91,7 @@ func mentions(_ text: String) -> @Sendable (Issue) -> Bool {
 @Suite struct TestStationPassingTests {
   @Test func theReadmeExamplePasses() async {
     let clock = TestClock()
-    let station = TestStation(initialState: Counter.State()) {
-      Counter()
-    } withDependencies: {
-      $0.clock = clock
-    }
+    let station = Counter.testStation(on: clock)
     await station.pour(.increase) { $0.count = 1 }
     await station.pour(.decreaseLater)
     await clock.advance(by: .seconds(1))
@@ -107,11 +116,7 @@ func mentions(_ text: String) -> @Sendable (Issue) -> Bool {
 
   @Test func nonExhaustiveTestsCheckOnlyWhatTheyAssert() async {
     let clock = TestClock()
-    let station = TestStation(initialState: Counter.State()) {
-      Counter()
-    } withDependencies: {
-      $0.clock = clock
-    }
+    let station = Counter.testStation(on: clock)
     station.exhaustivity = .off
     await station.pour(.twice)
     await station.receive(.increase) { $0.count = 1 }  // the second .increase is never asserted

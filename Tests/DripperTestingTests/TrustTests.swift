@@ -99,11 +99,7 @@ struct Greeter: Dripper {
     for finishes in [false, true] {
       for _ in 0..<20 {
         let clock = TestClock()
-        let station = TestStation(initialState: Counter.State()) {
-          Counter()
-        } withDependencies: {
-          $0.clock = clock
-        }
+        let station = Counter.testStation(on: clock)
         await station.pour(.startTimer)
         await station.skipInFlightEffects()
         if finishes { await station.finish() }
