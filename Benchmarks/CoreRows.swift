@@ -111,7 +111,8 @@ func coreRows(_ options: BenchmarkOptions) async -> [Row] {
   // `groupCount` every reduction reads, could end on the line where the next allocation, often
   // the handler, keeps the reference count every pour writes (2 runs in 24 read 1.41-1.45x,
   // always that pair); it now ends with a gap of its own. Since then: 1.00-1.03x in 14 runs of
-  // `--check --filter core`; with every gap shrunk to one byte, 1.12-1.21x in four.
+  // `--check --filter core`; with every gap shrunk to one byte, 1.31-1.42x in four. The bound
+  // sits between the two.
   var placed: [(station: StationOf<BenchCounter>, spacer: [UInt8])] = []
   for index in 0..<8 {
     let spacer = [UInt8](repeating: 0, count: 16 << index)
@@ -145,7 +146,7 @@ func coreRows(_ options: BenchmarkOptions) async -> [Row] {
 }
 
 /// Runs one path in a loop, for a profiler (`perf record`): `--profile-MODE`, MODE one of the cases
-/// below (`sync`, `awaited`, `unread`, `overridden`, `foreach`, `scope`, …).
+/// below (`sync`, `discard`, `awaited`, `binding`, `unread`, `overridden`, `foreach`, `scope`, …).
 /// Returns `false` for an unknown mode.
 func profile(_ mode: String) async -> Bool {
   let station = Station(initialState: BenchCounter.State()) { BenchCounter() }
