@@ -269,36 +269,6 @@ extension IdentifiedArray where Element: Comparable {
   }
 }
 
-extension IdentifiedArray: CustomReflectable {
-  /// The elements, as a collection: what a test's diff shows.
-  public var customMirror: Mirror {
-    Mirror(self, unlabeledChildren: _elements, displayStyle: .collection)
-  }
-}
-
-extension IdentifiedArray: RandomAccessCollection, MutableCollection {
-  /// The position of the first element.
-  @inlinable
-  public var startIndex: Int { 0 }
-
-  /// The position after the last element.
-  @inlinable
-  public var endIndex: Int { _elements.count }
-
-  /// The element at `position`. Mutating it in place must not change its id.
-  @inlinable
-  public subscript(position: Int) -> Element {
-    get { _elements[position] }
-    _modify {
-      // The id from the element itself, not from `_ids`: the element is about to be touched
-      // anyway, and in a long list a read of `_ids` is a cache miss of its own.
-      let id = idOf(_elements[position])
-      yield &_elements[position]
-      precondition(idOf(_elements[position]) == id, "IdentifiedArray: an element's id must not change")
-    }
-  }
-}
-
 extension IdentifiedArray where Element: Identifiable, Element.ID == ID {
   /// Creates an empty array.
   @inlinable
@@ -325,88 +295,6 @@ extension IdentifiedArray where Element: Identifiable, Element.ID == ID {
   }
 }
 
-extension IdentifiedArray: ExpressibleByArrayLiteral where Element: Identifiable, Element.ID == ID {
-  /// Creates an array from a literal; elements that share an id keep the first.
-  @inlinable
-  public init(arrayLiteral elements: Element...) {
-    self.init(elements)
-  }
-}
-
-extension IdentifiedArray: Equatable where Element: Equatable {
-  /// Whether two arrays hold equal elements in the same order.
-  public static func == (lhs: Self, rhs: Self) -> Bool { lhs._elements == rhs._elements }
-}
-
-extension IdentifiedArray: Hashable where Element: Hashable {
-  /// Hashes the elements, in order.
-  public func hash(into hasher: inout Hasher) { hasher.combine(_elements) }
-}
-
-extension IdentifiedArray: Encodable where Element: Encodable {
-  /// Encodes the elements as an array.
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.singleValueContainer()
-    try container.encode(_elements)
-  }
-}
-
-extension IdentifiedArray: Decodable where Element: Decodable & Identifiable, Element.ID == ID {
-  /// Decodes an array of elements; throws if two share an id.
-  public init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    let elements = try container.decode([Element].self)
-    self.init(elements)
-    guard count == elements.count else {
-      throw DecodingError.dataCorruptedError(
-        in: container, debugDescription: "two elements share an id")
-    }
-  }
-}
-
-extension IdentifiedArray: CustomStringConvertible {
-  /// The elements, as an array prints them.
-  public var description: String { _elements.description }
-}
-
 /// An ``IdentifiedArray`` of identifiable elements.
 public typealias IdentifiedArrayOf<Element: Identifiable & Sendable> = IdentifiedArray<Element.ID, Element>
 where Element.ID: Sendable
-
-/// An action for one element of a list: the element's id and its action.
-///
-/// The parent's action embeds it: `case rows(IdentifiedAction<Row.State.ID, Row.Action>)`, poured
-/// as `.rows(.element(id: id, action: .toggle))`.
-public enum IdentifiedAction<ID: Hashable & Sendable, Action: Sendable>: Sendable {
-  /// An action for the element with `id`.
-  case element(id: ID, action: Action)
-}
-
-/// The action of a list of `Element` features: `IdentifiedActionOf<Row>` is
-/// `IdentifiedAction<Row.State.ID, Row.Action>`.
-public typealias IdentifiedActionOf<Element: Dripper> = IdentifiedAction<Element.State.ID, Element.Action>
-where Element.State: Identifiable, Element.State.ID: Sendable
-
-extension CasePath {
-  /// The case path to the action of the element with `id`, through a case path to a list's
-  /// actions: for `TestStation` receives and for scoping to one row.
-  ///
-  /// ```swift
-  /// await station.receive(CasePath.rows[id: 2].appending(.favoriteResponse), true)
-  /// ```
-  public subscript<ID: Hashable & Sendable, ElementAction: Sendable>(id id: ID) -> CasePath<
-    Root, ElementAction
-  >
-  where Value == IdentifiedAction<ID, ElementAction> {
-    let (embed, extract) = (self.embed, self.extract)
-    return CasePath<Root, ElementAction>(
-      { embed(.element(id: id, action: $0)) },
-      extract: { root in
-        guard case .element(let elementID, let action)? = extract(root), elementID == id else { return nil }
-        return action
-      })
-  }
-}
-
-extension IdentifiedAction: Equatable where Action: Equatable {}
-extension IdentifiedAction: Hashable where Action: Hashable {}
