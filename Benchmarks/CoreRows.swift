@@ -146,7 +146,8 @@ func coreRows(_ options: BenchmarkOptions) async -> [Row] {
 }
 
 /// Runs one path in a loop, for a profiler (`perf record`): `--profile-MODE`, MODE one of the cases
-/// below (`sync`, `discard`, `awaited`, `binding`, `unread`, `overridden`, `foreach`, `scope`, …).
+/// below (`sync`, `discard`, `awaited`, `binding`, `unread`, `overridden`, `foreach`, `scope`,
+/// `roundtrip`, `cancellables`, …).
 /// Returns `false` for an unknown mode.
 func profile(_ mode: String) async -> Bool {
   let station = Station(initialState: BenchCounter.State()) { BenchCounter() }
@@ -221,10 +222,19 @@ func profile(_ mode: String) async -> Bool {
   case "minimal":
     let actor = MinimalActor()
     for _ in 0..<n { await actor.increase() }
+  case "cancellables":
+    _ = await cancellableEffects(n / 30)
+  case "waitingtasks":
+    await bareTasks(n / 30)
   default:
     return false
   }
-  let operations = mode == "roundtrip" || mode == "baretask" ? n / 100 : n
+  let operations =
+    switch mode {
+    case "roundtrip", "baretask": n / 100
+    case "cancellables", "waitingtasks": n / 30
+    default: n
+    }
   print(Double(nanoseconds() - start) / Double(operations), "ns per action,", mode)
   return true
 }
