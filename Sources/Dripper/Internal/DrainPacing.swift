@@ -20,15 +20,16 @@
 ///
 /// The counters only grow: the poured count is stored under the mailbox's lock.
 ///
-/// Why a timer and not an event-driven wake-up: two were measured against it, each in a
-/// `dripper-bench` run of its own (`--filter core`, `--filter effects`, `--filter producers`; two
-/// runs of each). A task that parks on a continuation when the mailbox is empty, resumed by the
-/// pour that finds it parked, made one thread's synchronous pours 1.4-1.65x slower (45-50 ns
-/// against 30-33) and awaited pours 1.57x (360 ns against 230): each resume is a job enqueued,
-/// often a thread woken, and the batches stay small. A task that ends as soon as the mailbox is
-/// empty, so that the next pour spawns another, cost 1.35x and 1.6x. With 4 to 64 threads
-/// pouring, all three are within the noise; the effect round trip was slower with either (3.9-5.0
-/// µs against 2.8-3.4).
+/// Why a timer and not an event-driven wake-up: two were measured against it, switched in
+/// for the measurement only (`dripper-bench --filter core` and `--filter effects` twice each,
+/// `--filter producers` once). A task that parks on a continuation when the mailbox is empty,
+/// resumed by the pour that finds it parked, made synchronous pours 1.4-1.65x slower (45-50 ns
+/// against 30-33, from one task or one OS thread) and awaited pours 1.57x (360 ns against 230):
+/// each resume is a job enqueued, often a thread woken, and the batches stay small. A task that
+/// ends as soon as the mailbox is empty, so that the next pour spawns another, cost 1.35x and
+/// 1.6x. With 2 to 64 OS threads pouring at once, no variant was ahead in every row (each within
+/// 0.9-1.5x of the timer's figure), and the effect round trip was slower with either (3.9-5.0 µs
+/// against 2.8-3.4).
 /// The timer runs only while the Station is busy and ends after one idle look.
 ///
 /// A value keeps the last look and the interval until the next one; ``next(_:)`` takes a look and
