@@ -23,7 +23,9 @@ extension StateHandler {
   func perform(_ effect: Effect<Action>, pour: PourNumber) {
     var sends: [Send] = []
     start(effect, in: EffectContext(pour: pour), under: nil, sending: &sends)
-    followUps.append(contentsOf: sends)
+    // Most effects send nothing at once (a `run`): skip the generic append, which looks up the
+    // array's metadata and witness table at each call.
+    if !sends.isEmpty { followUps.append(contentsOf: sends) }
   }
 
   /// Walks `effect` in `context` under `parent` (`nil` at the top of a reduction's effect),
