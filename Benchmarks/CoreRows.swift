@@ -147,7 +147,7 @@ func coreRows(_ options: BenchmarkOptions) async -> [Row] {
 
 /// Runs one path in a loop, for a profiler (`perf record`): `--profile-MODE`, MODE one of the cases
 /// below (`sync`, `discard`, `awaited`, `binding`, `unread`, `overridden`, `foreach`, `scope`,
-/// `roundtrip`, `cancellables`, …).
+/// `stack`, `roundtrip`, `cancellables`, …).
 /// Returns `false` for an unknown mode.
 func profile(_ mode: String) async -> Bool {
   let station = Station(initialState: BenchCounter.State()) { BenchCounter() }
@@ -167,6 +167,13 @@ func profile(_ mode: String) async -> Bool {
     }
     var last: PourTask?
     for index in 0..<n { last = list.pour(.rows(.element(id: index % 1000, action: .increase))) }
+    await last?.finish()
+  case "stack":
+    let stack = Station(initialState: Stack.State(path: StackState((0..<10).map { Leaf.State(id: $0) }))) {
+      Stack()
+    }
+    var last: PourTask?
+    for _ in 0..<n { last = stack.pour(.path(.element(id: 9, action: .increase))) }
     await last?.finish()
   case "scope":
     let five = Level { Level { Level { Level { Level { Leaf() } } } } }
