@@ -9,7 +9,7 @@ typealias PourNumber = UInt64
 @usableFromInline
 protocol PourTaskHost: AnyObject, Sendable {
   /// Returns once every action poured so far has been reduced.
-  func reduce(through number: UInt64) async
+  func reduce(through number: PourNumber) async
   /// Whether any pour has effects in flight.
   var hasPoursWithEffects: Bool { get }
   /// Waits until the pour's effects have ended; cancelling the waiting task cancels them.
@@ -31,10 +31,10 @@ protocol PourTaskHost: AnyObject, Sendable {
 /// A `PourTask` is a small value: copies refer to the same pour.
 public struct PourTask: Hashable, Sendable {
   @usableFromInline let host: any PourTaskHost
-  @usableFromInline let number: UInt64
+  @usableFromInline let number: PourNumber
 
   @inlinable
-  init(host: any PourTaskHost, number: UInt64) {
+  init(host: any PourTaskHost, number: PourNumber) {
     self.host = host
     self.number = number
   }

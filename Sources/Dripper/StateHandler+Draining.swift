@@ -32,11 +32,11 @@ extension StateHandler {
 
   /// The drain task's loop.
   ///
-  /// Callers that await their pours drain the mailbox themselves. While the Station stays busy, the
-  /// task lingers, looking at the mailbox every ``DrainPacing/interval`` or less often, rather than ending, so
-  /// that the next pours neither spawn a task nor wake a thread each. ``DrainPacing`` decides, from
-  /// two counters read without the mailbox's lock, when it takes a batch; it ends after a look at
-  /// an idle mailbox.
+  /// Callers that await their pours drain the mailbox themselves. While the Station stays busy,
+  /// the task lingers, looking at the mailbox every ``DrainPacing/interval`` or less often, rather
+  /// than ending, so that the next pours neither spawn a task nor wake a thread each.
+  /// ``DrainPacing`` decides, from two counters read without the mailbox's lock, when it takes a
+  /// batch; it ends after a look at an idle mailbox.
   nonisolated func lingerAndDrain() async {
     var pacing = DrainPacing()
     while true {

@@ -52,7 +52,7 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
   @usableFromInline nonisolated let publishers = StatePublishers<State>()
   /// The number of the last pour taken from the mailbox: the scheduled drain task
   /// compares it with ``Mailbox/poured`` without taking the mailbox's lock.
-  @usableFromInline nonisolated let taken = Atomic<UInt64>(0)
+  @usableFromInline nonisolated let taken = Atomic<PourNumber>(0)
   /// The batch being reduced; its storage swaps with the mailbox's, batch after batch.
   @usableFromInline var batch: [Action?] = []
   /// Actions sent with `Effect.send` by the reduction in progress, reduced before the next batch
@@ -137,8 +137,8 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
 
   /// Reduces the batch taken from the mailbox, whose first action is pour number `first`.
   @inlinable
-  func reduceBatch(startingAt first: UInt64) {
-    taken.store(first + UInt64(batch.count) - 1, ordering: .relaxed)
+  func reduceBatch(startingAt first: PourNumber) {
+    taken.store(first + PourNumber(batch.count) - 1, ordering: .relaxed)
     // Each action is moved out of its slot, not copied: a payload with references is released
     // once, after its reduction, instead of retained and released again (a binding action poured
     // synchronously: 87 ns before, 67-70 after). The batch is taken out of the stored property so

@@ -8,20 +8,28 @@ import Testing
 @testable import TodosREPL
 
 @Suite struct TodosSessionTests {
-  @Test func commandsThatCannotBeDoneNowAreExplained() async {
+  /// Runs a piped session of `lines` with no default file, returning what it wrote to standard
+  /// output and to standard error.
+  func run(_ lines: [String]) async -> (output: String, errors: String) {
+    let output = Lock("")
     let errors = Lock("")
     let console = Console(
-      prompt: "todos> ", isInteractive: false, output: { _ in },
+      prompt: "todos> ", isInteractive: false, output: { text in output.withLock { $0 += text } },
       error: { text in errors.withLock { $0 += text } })
-    let (lines, continuation) = AsyncStream.makeStream(of: String.self)
-    for line in ["undo", "redo", "text Draft", "commit"] { continuation.yield(line) }
+    let (stream, continuation) = AsyncStream.makeStream(of: String.self)
+    for line in lines { continuation.yield(line) }
     continuation.finish()
     let session = Session(console: console, defaultPath: .success("/nonexistent/todos.json")) {
       $0.clock = ImmediateClock()
     }
-    await session.run(lines)
+    await session.run(stream)
+    return (output.withLock { $0 }, errors.withLock { $0 })
+  }
+
+  @Test func commandsThatCannotBeDoneNowAreExplained() async {
+    let (_, errors) = await run(["undo", "redo", "text Draft", "commit"])
     #expect(
-      errors.withLock { $0 } == """
+      errors == """
         error: nothing to undo
         error: nothing to redo
         error: nothing is being edited; use 'edit N' first
@@ -34,22 +42,9 @@ import Testing
     let corrupt = NSTemporaryDirectory() + "dripper-todos-\(UUID().uuidString)-corrupt.json"
     try "{ broken".write(toFile: corrupt, atomically: false, encoding: .utf8)
     defer { try? FileManager.default.removeItem(atPath: corrupt) }
-    let output = Lock("")
-    let errors = Lock("")
-    let console = Console(
-      prompt: "todos> ", isInteractive: false, output: { text in output.withLock { $0 += text } },
-      error: { text in errors.withLock { $0 += text } })
-    let (lines, continuation) = AsyncStream.makeStream(of: String.self)
-    for line in ["add Milk", "toggle 1", "load \(corrupt)", "toggle 5", "undo", "list"] {
-      continuation.yield(line)
-    }
-    continuation.finish()
-    let session = Session(console: console, defaultPath: .success("/nonexistent/todos.json")) {
-      $0.clock = ImmediateClock()
-    }
-    await session.run(lines)
+    let (output, errors) = await run(["add Milk", "toggle 1", "load \(corrupt)", "toggle 5", "undo", "list"])
     #expect(
-      output.withLock { $0 } == """
+      output == """
         1. [ ] Milk
         1 todo, 0 done
         1. [x] Milk
@@ -62,7 +57,7 @@ import Testing
 
         """)
     #expect(
-      errors.withLock { $0 } == """
+      errors == """
         error: \(corrupt) is not a todo list: the file is not valid JSON
         error: no todo number 5: the list shows 1 to 1
 

@@ -38,9 +38,9 @@ struct DrainPacing {
   /// The counters at one look.
   struct Look: Equatable, Sendable {
     /// The number of the last pour.
-    var poured: UInt64
+    var poured: PourNumber
     /// The number of the last pour taken from the mailbox.
-    var taken: UInt64
+    var taken: PourNumber
   }
 
   enum Decision: Equatable, Sendable {

@@ -57,9 +57,6 @@ final class EffectRegistry: Sendable {
 
   func isLive(_ slot: EffectSlotID) -> Bool { state.withLock { $0.isLive(slot) } }
 
-  /// Whether the pour numbered `pour` has effects in flight.
-  func hasPour(_ pour: PourNumber) -> Bool { state.withLock { $0.pours[pour] != nil } }
-
   func isCancelled(pour: PourNumber) -> Bool {
     state.withLock { $0.isCancelled(pour: pour) }
   }
