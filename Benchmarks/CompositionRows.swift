@@ -73,12 +73,16 @@ struct Stack: Dripper {
   }
 }
 
-/// A form with a field set both ways: by a plain action and by a binding.
+/// A form with fields set both ways: by a plain action and by a binding.
 struct BenchForm: Dripper {
-  struct State: Sendable { var count = 0 }
+  struct State: Sendable {
+    var count = 0
+    var text = ""
+  }
   enum Action: BindableAction {
     case binding(BindingAction<State>)
     case setCount(Int)
+    case setText(String)
 
     var binding: BindingAction<State>? {
       switch self {
@@ -91,7 +95,11 @@ struct BenchForm: Dripper {
   var body: some DripperOf<Self> {
     BindingDripper()
     Drip { state, action in
-      if case .setCount(let count) = action { state.count = count }
+      switch action {
+      case .setCount(let count): state.count = count
+      case .setText(let text): state.text = text
+      case .binding: break
+      }
       return .none
     }
   }
@@ -242,11 +250,15 @@ func compositionRows(_ options: BenchmarkOptions) async -> [Row] {
   // A binding against the plain action that sets the same field, through a Station, measured
   // interleaved: each pours one action made beforehand.
   let form = Station(initialState: BenchForm.State()) { BenchForm() }
-  let plainAction = BenchForm.Action.setCount(7)
-  let bindingAction = BenchForm.Action.set(\.count, 7)
+  // The text is short enough to be stored in the string itself, as a typical query is: a
+  // binding of a `String` carries one object (the key path and the value together), where a
+  // binding of a small plain value carries none.
+  let formActions: [BenchForm.Action] = [
+    .setCount(7), .set(\.count, 7), .setText("milk"), .set(\.text, "milk"),
+  ]
   let formTimes = await measureInterleaved(
     options, operations: m,
-    [plainAction, bindingAction].map { action in
+    formActions.map { action in
       {
         var last: PourTask?
         for _ in 0..<m { last = form.pour(action) }
@@ -259,7 +271,13 @@ func compositionRows(_ options: BenchmarkOptions) async -> [Row] {
     Row(
       group: group, name: "a binding action that sets the same field: synchronous pours",
       nanoseconds: formTimes[1],
-      baseline: plainRow, target: 1.5))
+      baseline: plainRow, target: 1.5, bound: 2.5))
+  let plainTextRow = "a plain action that sets a text field: synchronous pours"
+  rows.append(Row(group: group, name: plainTextRow, nanoseconds: formTimes[2]))
+  rows.append(
+    Row(
+      group: group, name: "a binding action that sets the same text field: synchronous pours",
+      nanoseconds: formTimes[3], baseline: plainTextRow, target: 1.5, bound: 2.5))
 
   // Case paths: extraction is a closure call, never reflection.
   let actions = (0..<1_000).map { Level<Leaf>.Action.inner($0.isMultiple(of: 2) ? .increase : .increase) }

@@ -17,51 +17,105 @@
 /// case .binding(\.query): return .send(.search)
 /// ```
 ///
+/// A binding of a stored field to a plain value of up to eight bytes (a number, a flag, an enum
+/// without payloads) or to a string carries no object and costs what a plain action setting the
+/// field does; any other binding (a computed property, a property with observers, an array)
+/// holds one object with the key path and the value.
+///
 /// Two binding actions are equal when they set the same key path to equal values, so that a
 /// `TestStation` can `receive` one and its failure messages show `.set(\State.query, "milk")`.
 /// Unlike TCA, any writable key path of the state can be bound: there is no `@BindingState`
 /// to mark fields with, since Dripper has no macros; keep bindings to fields a view owns.
 public struct BindingAction<Root>: Sendable, Equatable, CustomStringConvertible {
-  /// The field and its value in one object of a type specialized for them: making an action
-  /// allocates once, copying one retains once, and an action enum with a binding case stays two
-  /// words wide, so its other actions travel as cheaply as before.
-  @usableFromInline let field: any FieldAssignment<Root>
+  /// The field and its value.
+  @usableFromInline let field: BoundValue
 
   @usableFromInline
-  init(_ field: any FieldAssignment<Root>) { self.field = field }
+  init(_ field: BoundValue) { self.field = field }
 
   /// The field the action sets.
-  public var keyPath: any PartialKeyPath<Root> & Sendable { field.partialKeyPath }
+  public var keyPath: any PartialKeyPath<Root> & Sendable {
+    switch field {
+    // Filed from a key path of this root, so the cast holds.
+    case .stored(let bound, _), .text(let bound, _):
+      boundFields.keyPath(bound.number) as! any PartialKeyPath<Root> & Sendable
+    // Made by `set` for this root, so the cast holds.
+    case .other(let assignment): assignment.anyKeyPath as! any PartialKeyPath<Root> & Sendable
+    }
+  }
 
   /// The value it sets.
-  public var value: any Sendable { field.anyValue }
+  public var value: any Sendable {
+    switch field {
+    case .stored(let bound, let bits): boundFields.value(bound.number, bits)
+    case .text(_, let text): text
+    case .other(let assignment): assignment.anyValue
+    }
+  }
 
   /// An action that sets the field at `keyPath` to `value`.
   @inlinable
   public static func set<Value: Equatable & Sendable>(
     _ keyPath: any WritableKeyPath<Root, Value> & Sendable, _ value: Value
   ) -> Self {
-    Self(Assignment(keyPath: keyPath, value: value))
+    Self(.other(Assignment(keyPath: keyPath, value: value)))
+  }
+
+  /// An action that sets the field at `keyPath` to `value`, a value of a plain type: a
+  /// stored field of up to eight bytes travels with no object.
+  @inlinable
+  public static func set<Value: Equatable & Sendable & BitwiseCopyable>(
+    _ keyPath: any WritableKeyPath<Root, Value> & Sendable, _ value: Value
+  ) -> Self {
+    if let bound = BoundField(keyPath) { return Self(.stored(bound, BoundField.bits(of: value))) }
+    return Self(.other(Assignment(keyPath: keyPath, value: value)))
+  }
+
+  /// An action that sets the field at `keyPath` to `value`: a stored text field travels with
+  /// its string alone.
+  @inlinable
+  public static func set(_ keyPath: any WritableKeyPath<Root, String> & Sendable, _ value: String) -> Self {
+    if let bound = BoundField(keyPath) { return Self(.text(bound, value)) }
+    return Self(.other(Assignment(keyPath: keyPath, value: value)))
   }
 
   /// Sets the field in `root`.
   @inlinable
-  public func set(_ root: inout Root) { field.assign(in: &root) }
+  public func set(_ root: inout Root) {
+    switch field {
+    case .stored(let bound, let bits): bound.write(bits, into: &root)
+    case .text(let bound, let text): bound.write(text, into: &root)
+    case .other(let assignment): assignment.assign(in: &root)
+    }
+  }
 
   /// The value, if the action sets the field at `keyPath`.
   public func value<Value>(at keyPath: any KeyPath<Root, Value> & Sendable) -> Value? {
-    (self.keyPath as AnyKeyPath) == (keyPath as AnyKeyPath) ? value as? Value : nil
+    keyPath ~= self ? value as? Value : nil
   }
 
   /// Whether two actions set the same field to equal values.
   public static func == (lhs: Self, rhs: Self) -> Bool {
-    (lhs.keyPath as AnyKeyPath) == (rhs.keyPath as AnyKeyPath) && lhs.field.holds(rhs.value)
+    switch (lhs.field, rhs.field) {
+    case (.stored(let one, let bits), .stored(let other, let otherBits)):
+      return one.number == other.number && boundFields.equal(one.number, bits, otherBits)
+    case (.text(let one, let text), .text(let other, let otherText)):
+      return one.number == other.number && text == otherText
+    default: break
+    }
+    return (lhs.keyPath as AnyKeyPath) == (rhs.keyPath as AnyKeyPath) && areEqual(lhs.value, rhs.value)
   }
 
   /// Whether `action` sets the field at `keyPath`, for `switch` patterns:
   /// `case .binding(\.query):`.
   public static func ~= (keyPath: any PartialKeyPath<Root> & Sendable, action: Self) -> Bool {
-    (keyPath as AnyKeyPath) == (action.keyPath as AnyKeyPath)
+    switch action.field {
+    case .stored(let bound, _), .text(let bound, _):
+      // The offset, read from the key path without a lock, rules out most other fields.
+      MemoryLayout<Root>.offset(of: keyPath) == Int(bound.offset)
+        && boundFields.number(of: keyPath) == bound.number
+    case .other: (keyPath as AnyKeyPath) == (action.keyPath as AnyKeyPath)
+    }
   }
 
   /// `.set(\State.field, value)`, as failure messages show it.
@@ -70,15 +124,46 @@ public struct BindingAction<Root>: Sendable, Equatable, CustomStringConvertible 
   }
 }
 
-/// One field of `Root` and the value a ``BindingAction`` sets it to.
-@usableFromInline
-protocol FieldAssignment<Root>: AnyObject, Sendable {
-  associatedtype Root
+/// Whether `one` and `other` are equal values of one type.
+private func areEqual(_ one: any Sendable, _ other: any Sendable) -> Bool {
+  guard let one = one as? any Equatable else { return false }
+  return one.isEqual(to: other)
+}
 
-  var partialKeyPath: any PartialKeyPath<Root> & Sendable { get }
+extension Equatable {
+  /// Whether `other` is a value of this type equal to this one.
+  fileprivate func isEqual(to other: any Sendable) -> Bool { (other as? Self) == self }
+}
+
+/// How a ``BindingAction`` names its field and carries its value: three words at most, so that
+/// an action enum with a binding case stays small and its other actions travel as cheaply as
+/// before.
+///
+/// It is not nested in `BindingAction<Root>`, although only that type uses it: nested, it was
+/// generic over the root, its layout was computed at run time in generic code and at compile time
+/// in code specialized for a root, the two did not agree, and copying an action made by
+/// `BindableAction.set` (generic) in a feature's code crashed.
+@usableFromInline
+enum BoundValue: Sendable {
+  /// A stored property and a small plain value's bytes, with no object shared between the
+  /// thread that pours the action and the one that reduces it (see ``BoundField``).
+  case stored(BoundField, UInt64)
+  /// A stored property and a string: the string itself, as a plain action would carry it.
+  case text(BoundField, String)
+  /// Any other key path or value (a computed property, one with observers, an array): the key
+  /// path and the value in one object of a type specialized for them.
+  case other(any FieldAssignment)
+}
+
+/// A field and the value a ``BindingAction`` sets it to, in one object.
+@usableFromInline
+protocol FieldAssignment: AnyObject, Sendable {
+  /// The key path, an `any PartialKeyPath<Root> & Sendable`.
+  var anyKeyPath: any Sendable { get }
+  /// The value.
   var anyValue: any Sendable { get }
-  func assign(in root: inout Root)
-  func holds(_ value: any Sendable) -> Bool
+  /// Sets the field in `root`, a value of the root type the assignment was made for.
+  func assign<Root>(in root: inout Root)
 }
 
 /// A field of type `Value` and its value.
@@ -94,16 +179,19 @@ final class Assignment<Root, Value: Equatable & Sendable>: FieldAssignment {
   }
 
   @usableFromInline
-  var partialKeyPath: any PartialKeyPath<Root> & Sendable { keyPath }
+  var anyKeyPath: any Sendable { keyPath as any PartialKeyPath<Root> & Sendable }
 
   @usableFromInline
   var anyValue: any Sendable { value }
 
   @inlinable
-  func assign(in root: inout Root) { root[keyPath: keyPath] = value }
-
-  @usableFromInline
-  func holds(_ other: any Sendable) -> Bool { (other as? Value) == value }
+  func assign<Other>(in root: inout Other) {
+    // `BindingAction<Root>` holds this assignment and passes its own root: the types are one.
+    precondition(Other.self == Root.self, "a binding applied to a root of another type")
+    withUnsafeMutablePointer(to: &root) { pointer in
+      pointer.withMemoryRebound(to: Root.self, capacity: 1) { $0.pointee[keyPath: keyPath] = value }
+    }
+  }
 }
 
 extension BindingAction: DumpsAsDescription {}
@@ -127,9 +215,10 @@ extension BindingAction: DumpsAsDescription {}
 /// ```
 ///
 /// Write it as a `switch`: the compiler lends the `BindingDripper` the action's payload then,
-/// while the `if case .binding(let action) = self` form copies it, which costs a retain and a
-/// release per binding action (a binding pour cost 2.2-2.4x a plain one with it, 1.8-2.0x
-/// without, in `swift run -c release dripper-bench --filter composition`).
+/// while the `if case .binding(let action) = self` form copies it. For a binding that holds an
+/// object (see ``BindingAction``) the copy is a retain and a release more: when every binding
+/// was an object, a binding pour cost 2.2-2.4x a plain one with `if case` and 1.8-2.0x with the
+/// `switch`, in `swift run -c release dripper-bench --filter composition`.
 public protocol BindableAction: Sendable {
   /// The state the bindings set.
   associatedtype State
@@ -145,6 +234,21 @@ extension BindableAction {
   /// The action that sets the field at `keyPath` to `value`: `.set(\.query, "milk")`.
   @inlinable
   public static func set<Value: Equatable & Sendable>(
+    _ keyPath: any WritableKeyPath<State, Value> & Sendable, _ value: Value
+  ) -> Self {
+    .binding(.set(keyPath, value))
+  }
+
+  /// The action that sets the text field at `keyPath` to `value`: `.set(\.query, "milk")`.
+  @inlinable
+  public static func set(_ keyPath: any WritableKeyPath<State, String> & Sendable, _ value: String) -> Self {
+    .binding(.set(keyPath, value))
+  }
+
+  /// The action that sets the field at `keyPath` to `value`, a value of a plain type:
+  /// `.set(\.isOn, true)`.
+  @inlinable
+  public static func set<Value: Equatable & Sendable & BitwiseCopyable>(
     _ keyPath: any WritableKeyPath<State, Value> & Sendable, _ value: Value
   ) -> Self {
     .binding(.set(keyPath, value))
