@@ -138,11 +138,7 @@ extension Equatable {
 /// How a ``BindingAction`` names its field and carries its value: three words at most, so that
 /// an action enum with a binding case stays small and its other actions travel as cheaply as
 /// before.
-///
-/// It is not nested in `BindingAction<Root>`, although only that type uses it: nested, it was
-/// generic over the root, its layout was computed at run time in generic code and at compile time
-/// in code specialized for a root, the two did not agree, and copying an action made by
-/// `BindableAction.set` (generic) in a feature's code crashed.
+/// None of its cases depends on the root, so it is not nested in the generic `BindingAction`.
 @usableFromInline
 enum BoundValue: Sendable {
   /// A stored property and a small plain value's bytes, with no object shared between the

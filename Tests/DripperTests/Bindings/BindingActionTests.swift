@@ -113,8 +113,7 @@ private enum FormAction: BindableAction, Equatable {
 
   @Test func actionsMadeInGenericCodeAreReadInSpecializedCode() {
     // `BindableAction.set` makes the binding in code generic over the action; the feature reads
-    // it in code specialized for its types. When the binding's layout was generic over its root,
-    // the two laid it out differently and this crashed.
+    // it in code specialized for its types.
     let actions: [FormAction] = [.set(\.count, 7), .set(\.query, "milk"), .set(\.tags, ["a"])]
     var form = Form()
     for action in actions { action.binding?.set(&form) }
