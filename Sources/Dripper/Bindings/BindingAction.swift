@@ -28,10 +28,25 @@
 /// to mark fields with, since Dripper has no macros; keep bindings to fields a view owns.
 public struct BindingAction<Root>: Sendable, Equatable, CustomStringConvertible {
   /// The field and its value.
-  @usableFromInline let field: BoundValue
+  @usableFromInline let field: Field
+
+  /// How an action names its field and carries its value: three words at most, so that an
+  /// action enum with a binding case stays small and its other actions travel as cheaply as
+  /// before.
+  @usableFromInline
+  enum Field: Sendable {
+    /// A stored property and a small plain value's bytes, with no object shared between the
+    /// thread that pours the action and the one that reduces it (see ``BoundField``).
+    case stored(BoundField, UInt64)
+    /// A stored property and a string: the string itself, as a plain action would carry it.
+    case text(BoundField, String)
+    /// Any other key path or value (a computed property, one with observers, an array): the
+    /// key path and the value in one object of a type specialized for them.
+    case other(any FieldAssignment<Root>)
+  }
 
   @usableFromInline
-  init(_ field: BoundValue) { self.field = field }
+  init(_ field: Field) { self.field = field }
 
   /// The field the action sets.
   public var keyPath: any PartialKeyPath<Root> & Sendable {
@@ -39,8 +54,7 @@ public struct BindingAction<Root>: Sendable, Equatable, CustomStringConvertible 
     // Filed from a key path of this root, so the cast holds.
     case .stored(let bound, _), .text(let bound, _):
       boundFields.keyPath(bound.number) as! any PartialKeyPath<Root> & Sendable
-    // Made by `set` for this root, so the cast holds.
-    case .other(let assignment): assignment.anyKeyPath as! any PartialKeyPath<Root> & Sendable
+    case .other(let assignment): assignment.partialKeyPath
     }
   }
 
@@ -114,7 +128,7 @@ public struct BindingAction<Root>: Sendable, Equatable, CustomStringConvertible 
       // The offset, read from the key path without a lock, rules out most other fields.
       MemoryLayout<Root>.offset(of: keyPath) == Int(bound.offset)
         && boundFields.number(of: keyPath) == bound.number
-    case .other: (keyPath as AnyKeyPath) == (action.keyPath as AnyKeyPath)
+    case .other(let assignment): (keyPath as AnyKeyPath) == (assignment.partialKeyPath as AnyKeyPath)
     }
   }
 
@@ -135,31 +149,14 @@ extension Equatable {
   fileprivate func isEqual(to other: any Sendable) -> Bool { (other as? Self) == self }
 }
 
-/// How a ``BindingAction`` names its field and carries its value: three words at most, so that
-/// an action enum with a binding case stays small and its other actions travel as cheaply as
-/// before.
-/// None of its cases depends on the root, so it is not nested in the generic `BindingAction`.
+/// One field of `Root` and the value a ``BindingAction`` sets it to.
 @usableFromInline
-enum BoundValue: Sendable {
-  /// A stored property and a small plain value's bytes, with no object shared between the
-  /// thread that pours the action and the one that reduces it (see ``BoundField``).
-  case stored(BoundField, UInt64)
-  /// A stored property and a string: the string itself, as a plain action would carry it.
-  case text(BoundField, String)
-  /// Any other key path or value (a computed property, one with observers, an array): the key
-  /// path and the value in one object of a type specialized for them.
-  case other(any FieldAssignment)
-}
+protocol FieldAssignment<Root>: AnyObject, Sendable {
+  associatedtype Root
 
-/// A field and the value a ``BindingAction`` sets it to, in one object.
-@usableFromInline
-protocol FieldAssignment: AnyObject, Sendable {
-  /// The key path, an `any PartialKeyPath<Root> & Sendable`.
-  var anyKeyPath: any Sendable { get }
-  /// The value.
+  var partialKeyPath: any PartialKeyPath<Root> & Sendable { get }
   var anyValue: any Sendable { get }
-  /// Sets the field in `root`, a value of the root type the assignment was made for.
-  func assign<Root>(in root: inout Root)
+  func assign(in root: inout Root)
 }
 
 /// A field of type `Value` and its value.
@@ -175,19 +172,13 @@ final class Assignment<Root, Value: Equatable & Sendable>: FieldAssignment {
   }
 
   @usableFromInline
-  var anyKeyPath: any Sendable { keyPath as any PartialKeyPath<Root> & Sendable }
+  var partialKeyPath: any PartialKeyPath<Root> & Sendable { keyPath }
 
   @usableFromInline
   var anyValue: any Sendable { value }
 
   @inlinable
-  func assign<Other>(in root: inout Other) {
-    // `BindingAction<Root>` holds this assignment and passes its own root: the types are one.
-    precondition(Other.self == Root.self, "a binding applied to a root of another type")
-    withUnsafeMutablePointer(to: &root) { pointer in
-      pointer.withMemoryRebound(to: Root.self, capacity: 1) { $0.pointee[keyPath: keyPath] = value }
-    }
-  }
+  func assign(in root: inout Root) { root[keyPath: keyPath] = value }
 }
 
 extension BindingAction: DumpsAsDescription {}
