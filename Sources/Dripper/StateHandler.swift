@@ -71,7 +71,7 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
     self.reducer = dripper._reducer()
     var dependencies = dependencies
     dependencies.station = DependencyValues.nextStation()
-    dependencies.presentation = PresentationDepth()
+    dependencies.followsReductions = true
     self.dependencies = dependencies
     self.onEnd = onEnd
     self.executor = Self.makeExecutor(for: dependencies)
@@ -156,14 +156,15 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
     swap(&actions, &batch)
   }
 
-  /// Runs `body` with the Station's dependencies in force, binding them only when the calling
-  /// task has others: binding a task-local costs more than most reductions.
+  /// Runs `body`, reductions, with the Station's dependencies in force, binding them only when
+  /// the calling task has others (binding a task-local costs more than most reductions), and
+  /// with the thread marked as reducing (see `ReductionDepth`).
   @inlinable
   func withStationDependencies(_ body: () -> Void) {
     if DependencyValues.current.isSame(as: dependencies) {
-      body()
+      ReductionDepth.reducing(body)
     } else {
-      DependencyValues.bind(dependencies, body)
+      DependencyValues.bind(dependencies) { ReductionDepth.reducing(body) }
     }
   }
 

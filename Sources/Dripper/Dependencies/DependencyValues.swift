@@ -20,11 +20,11 @@ public struct DependencyValues: Sendable {
   /// `package`, for the test harness, which binds its own dependencies around each reduction and
   /// must keep the Station's number.
   @usableFromInline package var station: UInt64 = 0
-  /// How deep in presented features the Station's reduction in progress is: what a presentation
-  /// or a stack raises around a child's reduction instead of binding these values again, which
-  /// costs more than the reduction. `nil` outside a Station's reductions; an effect captures
-  /// ``isPresented`` as it is when the effect is made, without it.
-  @usableFromInline package var presentation: PresentationDepth?
+  /// Whether these are a Station's values, whose ``isPresented`` follows how deep in presented
+  /// features the reduction in progress is (see `ReductionDepth`), raised by a presentation or a
+  /// stack around a child's reduction instead of binding these values again, which costs more
+  /// than the reduction. An effect captures ``isPresented`` as it is when the effect is made.
+  @usableFromInline package var followsReductions = false
 
   /// Live dependencies: the values a program uses when nothing overrides them.
   public init() {
@@ -71,27 +71,27 @@ public struct DependencyValues: Sendable {
   @usableFromInline
   func isSame(as other: DependencyValues) -> Bool {
     storage === other.storage && presented == other.presented && station == other.station
-      && presentation === other.presentation
+      && followsReductions == other.followsReductions
   }
 
   /// These values as something made now keeps them (an effect, a Station): whether it is
   /// presented is fixed, and no longer follows the Station's reductions.
   @inlinable
   var captured: DependencyValues {
-    guard let presentation else { return self }
+    guard followsReductions else { return self }
     var values = self
-    values.presented = presented || presentation.isPresenting
-    values.presentation = nil
+    values.presented = isPresented
+    values.followsReductions = false
     return values
   }
 
   /// `values`, keeping what ties these to their Station's reductions: for a harness that binds
   /// values of its own around each reduction.
   package mutating func replace(with values: DependencyValues) {
-    let (station, presentation) = (self.station, self.presentation)
+    let (station, followsReductions) = (self.station, self.followsReductions)
     self = values
     self.station = station
-    self.presentation = presentation
+    self.followsReductions = followsReductions
   }
 
   /// Runs `body` with `values` in force.
@@ -100,12 +100,9 @@ public struct DependencyValues: Sendable {
     $current.withValue(values, operation: body)
   }
 
-  /// Runs `body` with `values` in force, and their presentation depth in its own task-local, for
-  /// the whole life of a Station's drain task.
+  /// Runs `body` with `values` in force, for the whole life of a Station's drain task.
   static func bind(_ values: DependencyValues, _ body: () async -> Void) async {
-    await $current.withValue(values) {
-      await PresentationDepth.$current.withValue(values.presentation, operation: body)
-    }
+    await $current.withValue(values, operation: body)
   }
 
   /// Reports a diagnostic where the current task's dependencies send them.

@@ -1,5 +1,3 @@
-public import Synchronization
-
 /// Dismisses the presented feature whose effect calls it: `@Dependency(\.dismiss)`.
 ///
 /// ```swift
@@ -53,10 +51,10 @@ extension DependencyValues {
   /// pushed on a stack (by ``Dripper/forEach(_:action:destination:)``), in its reductions and its
   /// effects.
   public var isPresented: Bool {
-    get { presented || (presentation?.isPresenting ?? false) }
+    get { presented || (followsReductions && ReductionDepth.current() > 1) }
     set {
       presented = newValue
-      presentation = nil
+      followsReductions = false
     }
   }
 }
@@ -102,13 +100,12 @@ extension DependencyValues {
   /// children's reductions.
   @inlinable
   static func presenting<Result>(_ body: () -> Result) -> Result {
-    // In a Station's reduction: raise its depth, two stores; binding values again would cost
-    // more than the reduction. The drain task has the depth in a task-local of its own, one
-    // reference to read; an awaiting caller's task, which the Station does not burden with a
-    // second binding, finds it in the values.
-    if let depth = PresentationDepth.current ?? current.presentation {
-      depth.enter()
-      defer { depth.leave() }
+    // In a Station's reduction: raise the thread's depth, two stores (see `ReductionDepth`);
+    // binding values again would cost more than the reduction.
+    let depth = ReductionDepth.current()
+    if depth > 0 {
+      ReductionDepth.set(depth + 1)
+      defer { ReductionDepth.set(depth) }
       return body()
     }
     // A dripper reduced outside a Station (a direct `reduce` call): bind the values.
@@ -118,32 +115,4 @@ extension DependencyValues {
     bind(values) { result = body() }
     return result!
   }
-}
-
-/// How deep in presented features a Station's reduction in progress is: raised by a presentation
-/// or a stack around its child's reduction, read by ``DependencyValues/isPresented``.
-///
-/// Only the Station's actor writes it, synchronously around a reduction, and only that reduction
-/// reads it; effects capture ``DependencyValues/isPresented`` instead.
-@usableFromInline
-package final class PresentationDepth: Sendable {
-  /// The depth of the Station whose drain task this is, bound with its dependencies for the task's
-  /// whole life: a second task-local so that a presentation reads one reference, not a copy of
-  /// every value. Not bound where a Station binds its values per reduction (an awaiting caller's
-  /// task): a second binding there would cost every awaited pour more than it saves a stack.
-  @usableFromInline @TaskLocal static var current: PresentationDepth?
-
-  @usableFromInline let depth: Atomic<Int>
-
-  @usableFromInline
-  init() { depth = Atomic(0) }
-
-  @inlinable
-  var isPresenting: Bool { depth.load(ordering: .relaxed) > 0 }
-
-  @inlinable
-  func enter() { depth.store(depth.load(ordering: .relaxed) + 1, ordering: .relaxed) }
-
-  @inlinable
-  func leave() { depth.store(depth.load(ordering: .relaxed) - 1, ordering: .relaxed) }
 }
