@@ -1,13 +1,14 @@
 /// A stored field of a binding action's root, found by its byte offset: what lets a
-/// ``BindingAction`` with a small plain value (a number, a flag, an enum without payloads) set
-/// its field without holding an object.
+/// ``BindingAction`` with a small plain value (a number, a flag, an enum without payloads) or a
+/// string set its field without holding an object.
 ///
 /// A binding action poured from one thread and reduced on another would otherwise carry an object
 /// (the key path, or a box for it) whose reference count both threads touch: each pour moved that
 /// count's cache line between cores, and a binding pour cost about twice a plain one
 /// (`swift run -c release dripper-bench --filter composition`). A stored property with no
-/// observers has a fixed offset in its root (`MemoryLayout.offset(of:)`), and a value of a
-/// `BitwiseCopyable` type of up to eight bytes travels as its bytes. The key path, wanted only
+/// observers has a fixed offset in its root (`MemoryLayout.offset(of:)`); a value of a
+/// `BitwiseCopyable` type of up to eight bytes travels as its bytes, a string as itself. The key
+/// path, wanted only
 /// to print, compare or inspect the action, is kept once per field in a process-wide table and
 /// found by `number`.
 @usableFromInline
@@ -27,7 +28,7 @@ struct BoundField: Sendable {
     _ keyPath: any WritableKeyPath<Root, Value> & Sendable
   ) {
     guard (1...8).contains(MemoryLayout<Value>.size),
-      let entry = boundFields.file(keyPath, bytes: .init(Value.self))
+      let entry = boundFields.file(keyPath, bytes: { .init(Value.self) })
     else {
       return nil
     }
@@ -40,7 +41,7 @@ struct BoundField: Sendable {
   /// or the table is full.
   @usableFromInline
   init?<Root>(_ keyPath: any WritableKeyPath<Root, String> & Sendable) {
-    guard let entry = boundFields.file(keyPath, bytes: nil) else { return nil }
+    guard let entry = boundFields.file(keyPath, bytes: { nil }) else { return nil }
     self.offset = entry.offset
     self.number = entry.number
     self.size = UInt16(MemoryLayout<String>.size)
@@ -131,14 +132,17 @@ final class BoundFieldTable: Sendable {
 
   init() {}
 
-  /// Where `keyPath` is, filing it if it is new, or `nil` if it is not a stored field or the
-  /// table is full.
-  func file<Root, Value>(_ keyPath: any WritableKeyPath<Root, Value> & Sendable, bytes: Bytes?) -> Place? {
+  /// Where `keyPath` is, filing it with `bytes()` if it is new, or `nil` if it is not a stored
+  /// field or the table is full.
+  func file<Root, Value>(
+    _ keyPath: any WritableKeyPath<Root, Value> & Sendable, bytes: () -> Bytes?
+  ) -> Place? {
     let object = ObjectIdentifier(keyPath)
     if let place = files.withLock({ $0.byObject[object] }) { return place }
     guard let offset = MemoryLayout<Root>.offset(of: keyPath).flatMap(Int32.init(exactly:)) else {
       return nil
     }
+    let bytes = bytes()
     return files.withLock { files in
       if let place = files.byKeyPath[keyPath] { return place }
       guard let number = UInt16(exactly: files.entries.count) else { return nil }

@@ -58,7 +58,7 @@ package struct Lock<Value: ~Copyable>: ~Copyable, Sendable {
     _ body: (inout sending Value) throws(E) -> sending Result
   ) throws(E) -> sending Result {
     #if os(Linux)
-      // The mutex is free (no thread is at the gate): take it at once, without the gate.
+      // Nobody waits at the gate: take the mutex at once if it is free, without the gate.
       if !gate.load(ordering: .relaxed) {
         let taken = try mutex.withLockIfAvailable {
           (value: inout sending Value) throws(E) -> sending Result in
