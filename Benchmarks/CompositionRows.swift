@@ -265,19 +265,14 @@ func compositionRows(_ options: BenchmarkOptions) async -> [Row] {
         await last?.finish()
       }
     })
-  let plainRow = "a plain action that sets a field: synchronous pours"
-  rows.append(Row(group: group, name: plainRow, nanoseconds: formTimes[0]))
-  rows.append(
-    Row(
-      group: group, name: "a binding action that sets the same field: synchronous pours",
-      nanoseconds: formTimes[1],
-      baseline: plainRow, target: 1.5, bound: 2.5))
-  let plainTextRow = "a plain action that sets a text field: synchronous pours"
-  rows.append(Row(group: group, name: plainTextRow, nanoseconds: formTimes[2]))
-  rows.append(
-    Row(
-      group: group, name: "a binding action that sets the same text field: synchronous pours",
-      nanoseconds: formTimes[3], baseline: plainTextRow, target: 1.5, bound: 2.5))
+  for (index, field) in ["field", "text field"].enumerated() {
+    let plainRow = "a plain action that sets a \(field): synchronous pours"
+    rows.append(Row(group: group, name: plainRow, nanoseconds: formTimes[2 * index]))
+    rows.append(
+      Row(
+        group: group, name: "a binding action that sets the same \(field): synchronous pours",
+        nanoseconds: formTimes[2 * index + 1], baseline: plainRow, target: 1.5, bound: 2.5))
+  }
 
   // Case paths: extraction is a closure call, never reflection.
   let actions = (0..<1_000).map { Level<Leaf>.Action.inner($0.isMultiple(of: 2) ? .increase : .increase) }

@@ -117,7 +117,8 @@ public struct BindingAction<Root>: Sendable, Equatable, CustomStringConvertible 
       return one.number == other.number && text == otherText
     default: break
     }
-    return (lhs.keyPath as AnyKeyPath) == (rhs.keyPath as AnyKeyPath) && areEqual(lhs.value, rhs.value)
+    return (lhs.keyPath as AnyKeyPath) == (rhs.keyPath as AnyKeyPath)
+      && equalValues(lhs.value, rhs.value) == true
   }
 
   /// Whether `action` sets the field at `keyPath`, for `switch` patterns:
@@ -136,17 +137,6 @@ public struct BindingAction<Root>: Sendable, Equatable, CustomStringConvertible 
   public var description: String {
     ".set(\(keyPath as AnyKeyPath), \(Dump.line(value)))"
   }
-}
-
-/// Whether `one` and `other` are equal values of one type.
-private func areEqual(_ one: any Sendable, _ other: any Sendable) -> Bool {
-  guard let one = one as? any Equatable else { return false }
-  return one.isEqual(to: other)
-}
-
-extension Equatable {
-  /// Whether `other` is a value of this type equal to this one.
-  fileprivate func isEqual(to other: any Sendable) -> Bool { (other as? Self) == self }
 }
 
 /// One field of `Root` and the value a ``BindingAction`` sets it to.

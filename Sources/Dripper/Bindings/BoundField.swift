@@ -8,9 +8,8 @@
 /// (`swift run -c release dripper-bench --filter composition`). A stored property with no
 /// observers has a fixed offset in its root (`MemoryLayout.offset(of:)`); a value of a
 /// `BitwiseCopyable` type of up to eight bytes travels as its bytes, a string as itself. The key
-/// path, wanted only
-/// to print, compare or inspect the action, is kept once per field in a process-wide table and
-/// found by `number`.
+/// path, wanted only to print, compare or inspect the action, is kept once per field in a
+/// process-wide table and found by `number`.
 @usableFromInline
 struct BoundField: Sendable {
   /// The field's byte offset in the root.
@@ -28,23 +27,25 @@ struct BoundField: Sendable {
     _ keyPath: any WritableKeyPath<Root, Value> & Sendable
   ) {
     guard (1...8).contains(MemoryLayout<Value>.size),
-      let entry = boundFields.file(keyPath, bytes: { .init(Value.self) })
+      let place = boundFields.file(keyPath, bytes: { .init(Value.self) })
     else {
       return nil
     }
-    self.offset = entry.offset
-    self.number = entry.number
-    self.size = UInt16(MemoryLayout<Value>.size)
+    self.init(place, size: MemoryLayout<Value>.size)
   }
 
   /// The text field `keyPath` names, or `nil` if it is not a stored property with an offset
   /// or the table is full.
   @usableFromInline
   init?<Root>(_ keyPath: any WritableKeyPath<Root, String> & Sendable) {
-    guard let entry = boundFields.file(keyPath, bytes: { nil }) else { return nil }
-    self.offset = entry.offset
-    self.number = entry.number
-    self.size = UInt16(MemoryLayout<String>.size)
+    guard let place = boundFields.file(keyPath, bytes: { nil }) else { return nil }
+    self.init(place, size: MemoryLayout<String>.size)
+  }
+
+  private init(_ place: BoundFieldTable.Place, size: Int) {
+    offset = place.offset
+    number = place.number
+    self.size = UInt16(size)
   }
 
   /// `value`'s bytes, as a field of this kind holds them.

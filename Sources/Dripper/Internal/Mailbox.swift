@@ -6,10 +6,9 @@ public import Synchronization
 /// A pure state machine kept in a `Lock` by the mailbox. Each pour is posted: it is appended to
 /// `pending` and takes the next pour number; the handler swaps the whole array out in one step
 /// and reduces the batch outside the lock, so a burst of pours costs one lock per pour and one per
-/// batch. At most one
-/// drain task is scheduled at a time: the pour that finds the mailbox idle schedules it, and only
-/// that task clears the flag, so awaiting callers that drain the mailbox themselves never cause a
-/// second task to be spawned.
+/// batch. At most one drain task is scheduled at a time: the pour that finds the mailbox idle
+/// schedules it, and only that task clears the flag, so awaiting callers that drain the mailbox
+/// themselves never cause a second task to be spawned.
 @usableFromInline
 struct MailboxState<Action: Sendable>: Sendable {
   /// Actions poured but not yet taken by the handler, oldest first: optional, so that the handler

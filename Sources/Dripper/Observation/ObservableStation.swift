@@ -108,14 +108,6 @@ public final class ObservableStation<State: Sendable, Action: Sendable>: Observa
 
   /// Whether two values differ: by `==` when they are `Equatable`, always otherwise.
   private static func differ<Value>(_ old: Value, _ new: Value) -> Bool {
-    guard let old = old as? any Equatable else { return true }
-    return !old.isEqual(to: new)
-  }
-}
-
-extension Equatable {
-  fileprivate func isEqual(to other: Any) -> Bool {
-    guard let other = other as? Self else { return false }
-    return self == other
+    !(equalValues(old, new) ?? false)
   }
 }
