@@ -1,23 +1,18 @@
 /// The drain task: how pours made with `Station.pour(_:)` reach the actor when nobody awaits them.
 extension StateHandler {
-  /// Starts the task that drains the mailbox, with the Station's dependencies bound for its whole
-  /// life so that the batches it reduces need not bind them.
+  /// Starts the task that drains the mailbox.
   ///
   /// It runs on the global executor even in a watched Station, whose executor counts it as away
   /// from now until it has drained: a pour not yet reduced keeps the Station from settling.
   @usableFromInline
   nonisolated func scheduleDrainTask() {
-    // The closure reads nothing of the actor: what it needs is captured here.
-    let dependencies = self.dependencies
     guard let executor else {
-      Task.detached {
-        await DependencyValues.bind(dependencies) { await self.lingerAndDrain() }
-      }
+      Task.detached { await self.lingerAndDrain() }
       return
     }
     executor.leave()
     Task.detached {
-      await DependencyValues.bind(dependencies) { await self.drainUntilEmpty() }
+      await self.drainUntilEmpty()
       executor.comeBack()
     }
   }

@@ -16,7 +16,7 @@ extension StateHandler {
     }
     let executor = self.executor
     let task = spawn(priority: run.priority) { [self] in
-      await DependencyValues.$current.withValue(run.dependencies) {
+      await DependencyValues.bind(run.dependencies) {
         guard !Task.isCancelled else { return }
         if let executor {
           let watched = WatchedTask(executor: executor, slot: slot)

@@ -55,7 +55,7 @@ public func withDependencies<Result>(
 ) rethrows -> Result {
   var values = DependencyValues.current
   try update(&values)
-  return try DependencyValues.$current.withValue(values, operation: operation)
+  return try DependencyValues.bind(values, operation)
 }
 
 /// Runs `operation` with changed dependencies; tasks it starts inherit them.
@@ -65,5 +65,5 @@ public func withDependencies<Result: Sendable>(
 ) async rethrows -> Result {
   var values = DependencyValues.current
   try update(&values)
-  return try await DependencyValues.$current.withValue(values, operation: operation)
+  return try await DependencyValues.bind(values, operation)
 }

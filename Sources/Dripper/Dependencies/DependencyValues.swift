@@ -7,8 +7,16 @@
 /// Values resolve through a task-local, so they stay right across `await`s, and an effect keeps the
 /// dependencies in force where it was created, even once they have changed.
 public struct DependencyValues: Sendable {
-  /// The values in force in the current task.
-  @usableFromInline @TaskLocal static var current = DependencyValues(context: .live)
+  /// The values in force: those of the reduction running on this thread, if any (see
+  /// `ReductionContext`), or else the current task's.
+  @usableFromInline
+  static var current: DependencyValues {
+    ReductionContext.dependencies ?? inTask
+  }
+
+  /// The values bound in the current task. Bind them with ``bind(_:_:)``, which makes sure a
+  /// reduction's values on the thread do not hide them.
+  @usableFromInline @TaskLocal static var inTask = DependencyValues(context: .live)
 
   @usableFromInline var storage: Storage
   /// Whether the feature reading the values is presented: a field of its own, not an override,
@@ -21,7 +29,7 @@ public struct DependencyValues: Sendable {
   /// must keep the Station's number.
   @usableFromInline package var station: UInt64 = 0
   /// Whether these are a Station's values, whose ``isPresented`` follows how deep in presented
-  /// features the reduction in progress is (see `ReductionDepth`), raised by a presentation or a
+  /// features the reduction in progress is (see `ReductionContext`), raised by a presentation or a
   /// stack around a child's reduction instead of binding these values again, which costs more
   /// than the reduction. An effect captures ``isPresented`` as it is when the effect is made.
   @usableFromInline package var followsReductions = false
@@ -66,14 +74,6 @@ public struct DependencyValues: Sendable {
     set { storage = storage.setting(reporter: newValue) }
   }
 
-  /// Whether two sets of dependencies hold the same values (they were not changed since one was
-  /// copied from the other).
-  @usableFromInline
-  func isSame(as other: DependencyValues) -> Bool {
-    storage === other.storage && presented == other.presented && station == other.station
-      && followsReductions == other.followsReductions
-  }
-
   /// These values as something made now keeps them (an effect, a Station): whether it is
   /// presented is fixed, and no longer follows the Station's reductions.
   @inlinable
@@ -94,15 +94,20 @@ public struct DependencyValues: Sendable {
     self.followsReductions = followsReductions
   }
 
-  /// Runs `body` with `values` in force.
+  /// Runs `body` with `values` in force, bound in the task, so that tasks it starts inherit them.
   @usableFromInline
-  static func bind(_ values: DependencyValues, _ body: () -> Void) {
-    $current.withValue(values, operation: body)
+  static func bind<Result>(_ values: DependencyValues, _ body: () throws -> Result) rethrows -> Result {
+    try ReductionContext.hidingDependencies { try $inTask.withValue(values, operation: body) }
   }
 
-  /// Runs `body` with `values` in force, for the whole life of a Station's drain task.
-  static func bind(_ values: DependencyValues, _ body: () async -> Void) async {
-    await $current.withValue(values, operation: body)
+  /// Runs `body` with `values` in force, bound in the task.
+  ///
+  /// No reduction's values can be set on the thread here: a reduction is synchronous, and this
+  /// function is not.
+  static func bind<Result: Sendable>(
+    _ values: DependencyValues, _ body: () async throws -> Result
+  ) async rethrows -> Result {
+    try await $inTask.withValue(values, operation: body)
   }
 
   /// Reports a diagnostic where the current task's dependencies send them.
@@ -195,7 +200,7 @@ extension DependencyValues {
       let value =
         storage.context == .live
         ? Key.liveValue
-        : DependencyValues.$current.withValue(DependencyValues(storage: storage)) { Key.testValue }
+        : DependencyValues.bind(DependencyValues(storage: storage)) { Key.testValue }
       let box = values.withLock { values in
         if let raced = values[ObjectIdentifier(key)] { return raced }
         values[ObjectIdentifier(key)] = ValueBox(value)

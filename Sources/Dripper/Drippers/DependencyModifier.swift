@@ -40,7 +40,7 @@ struct _DependencyModifier<Base: Dripper>: Dripper {
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     var values = DependencyValues.current
     update(&values)
-    return DependencyValues.$current.withValue(values) {
+    return DependencyValues.bind(values) {
       base.reduce(into: &state, action: action)
     }
   }

@@ -51,7 +51,7 @@ extension DependencyValues {
   /// pushed on a stack (by ``Dripper/forEach(_:action:destination:)``), in its reductions and its
   /// effects.
   public var isPresented: Bool {
-    get { presented || (followsReductions && ReductionDepth.current() > 1) }
+    get { presented || (followsReductions && ReductionContext.depth > 1) }
     set {
       presented = newValue
       followsReductions = false
@@ -80,14 +80,14 @@ extension EffectRun {
     let bound: @Sendable (Pour<Action>) async throws -> Void = { pour in
       var values = DependencyValues.current
       values.dismiss = DismissEffect { await pour(dismissal) }
-      try await DependencyValues.$current.withValue(values) { try await operation(pour) }
+      try await DependencyValues.bind(values) { try await operation(pour) }
     }
     var boundHandler: (@Sendable (any Error, Pour<Action>) async -> Void)?
     if let handler = self.handler {
       boundHandler = { error, pour in
         var values = DependencyValues.current
         values.dismiss = DismissEffect { await pour(dismissal) }
-        await DependencyValues.$current.withValue(values) { await handler(error, pour) }
+        await DependencyValues.bind(values) { await handler(error, pour) }
       }
     }
     return EffectRun(
@@ -100,19 +100,13 @@ extension DependencyValues {
   /// children's reductions.
   @inlinable
   static func presenting<Result>(_ body: () -> Result) -> Result {
-    // In a Station's reduction: raise the thread's depth, two stores (see `ReductionDepth`);
-    // binding values again would cost more than the reduction.
-    let depth = ReductionDepth.current()
-    if depth > 0 {
-      ReductionDepth.set(depth + 1)
-      defer { ReductionDepth.set(depth) }
-      return body()
-    }
+    // In a reduction: raise the thread's depth, two stores (see `ReductionContext`); binding
+    // values again would cost more than the reduction.
+    var result: Result?
+    if ReductionContext.deeper({ result = body() }) { return result! }
     // A dripper reduced outside a Station (a direct `reduce` call): bind the values.
     var values = current
     values.presented = true
-    var result: Result?
-    bind(values) { result = body() }
-    return result!
+    return bind(values, body)
   }
 }

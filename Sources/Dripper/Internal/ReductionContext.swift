@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What the reduction running on this thread has in force: the dependencies of its Station, and
+/// how deep in presented features it is.
+///
+/// A thread-local, because a reduction is synchronous: it starts and ends on one thread, with no
+/// suspension between, and nothing else runs on that thread meanwhile. The thread-local holds the
+/// address of a context on the stack of ``reducing(with:_:)``, valid for as long as the reduction
+/// runs; setting it costs two stores per batch.
+///
+/// - **Dependencies.** ``DependencyValues/current`` returns the reduction's values before looking
+///   at the task-local. A Station used to bind the task-local around every batch whose calling
+///   task had other values (every `await station.pour(x).finish()` from a caller's task): a push
+///   and a pop that took the task's status lock and retained the values twice, a third of an
+///   awaited pour. An unstructured `Task` started inside a reduction therefore does not inherit
+///   them (it inherits the task-locals of the task that poured); effects do, because an effect
+///   captures ``DependencyValues/current`` when it is made. Binding values explicitly
+///   (`withDependencies`, ``Dripper/dependency(_:_:)``) hides the reduction's values and binds the
+///   task-local, so that tasks started inside inherit those.
+/// - **Depth.** 1 in a reduction, one more for each presentation or stack around the child being
+///   reduced; ``DependencyValues/isPresented`` reads it. It replaced an object per Station found
+///   through a task-local: that lookup made a stack element's action cost 1.5-1.85x an element
+///   action of `forEach`, against 0.92x without it
+///   (`swift run -c release dripper-bench --filter composition`).
+@usableFromInline
+struct ReductionContext {
+  /// The reduction's dependencies, or `nil` where they are hidden or where the reduction has none
+  /// of its own (a dripper reduced directly).
+  var dependencies: UnsafePointer<DependencyValues>?
+  /// 1 in the reduction, one more per presentation around it.
+  var depth: Int
+
+  /// Runs `body`, reductions, with `values` in force on this thread at depth 1, then restores what
+  /// the thread had.
+  @usableFromInline
+  static func reducing(with values: DependencyValues?, _ body: () -> Void) {
+    let outer = pthread_getspecific(key)
+    if let values {
+      withUnsafePointer(to: values) { address in
+        var context = ReductionContext(dependencies: address, depth: 1)
+        withUnsafeMutablePointer(to: &context) { context in
+          pthread_setspecific(key, context)
+          body()
+        }
+      }
+    } else {
+      var context = ReductionContext(dependencies: nil, depth: 1)
+      withUnsafeMutablePointer(to: &context) { context in
+        pthread_setspecific(key, context)
+        body()
+      }
+    }
+    pthread_setspecific(key, outer)
+  }
+
+  /// The context of the reduction on this thread, or `nil` outside any.
+  static var onThread: UnsafeMutablePointer<ReductionContext>? {
+    pthread_getspecific(key)?.assumingMemoryBound(to: ReductionContext.self)
+  }
+
+  /// The dependencies of the reduction on this thread, or `nil`.
+  @usableFromInline
+  static var dependencies: DependencyValues? {
+    onThread?.pointee.dependencies?.pointee
+  }
+
+  /// The depth on this thread: 0 outside any reduction.
+  @usableFromInline
+  static var depth: Int {
+    onThread?.pointee.depth ?? 0
+  }
+
+  /// Runs `body` one level deeper, if the thread is in a reduction; returns `false`, without
+  /// running it, if it is not.
+  @usableFromInline
+  static func deeper(_ body: () -> Void) -> Bool {
+    guard let context = onThread else { return false }
+    context.pointee.depth += 1
+    body()
+    context.pointee.depth -= 1
+    return true
+  }
+
+  /// Runs `body` with the reduction's dependencies hidden, so that the task-local it binds is what
+  /// ``DependencyValues/current`` reads.
+  @usableFromInline
+  static func hidingDependencies<Result>(_ body: () throws -> Result) rethrows -> Result {
+    guard let context = onThread, let values = context.pointee.dependencies else { return try body() }
+    context.pointee.dependencies = nil
+    defer { context.pointee.dependencies = values }
+    return try body()
+  }
+}
+
+/// The thread-local's key, made on first use.
+private let key: pthread_key_t = {
+  var key = pthread_key_t()
+  let status = pthread_key_create(&key, nil)
+  precondition(status == 0, "Dripper could not create its thread-local key (pthread_key_create: \(status))")
+  return key
+}()
