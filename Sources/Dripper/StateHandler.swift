@@ -22,6 +22,8 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
 
   /// The dependencies of the Station, in force while it reduces.
   @usableFromInline nonisolated let dependencies: DependencyValues
+  /// The same, boxed, for the thread's reduction context (see `ReductionContext`).
+  @usableFromInline let reductionDependencies: DependencyBox
   /// Where pours wait; an object of its own, written by every pour (see ``Mailbox``).
   @usableFromInline nonisolated let mailbox = Mailbox<Action>()
   nonisolated let effects = EffectRegistry()
@@ -79,6 +81,7 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
     dependencies.station = DependencyValues.nextStation()
     dependencies.followsReductions = true
     self.dependencies = dependencies
+    self.reductionDependencies = DependencyBox(dependencies)
     self.onEnd = onEnd
     self.executor = Self.makeExecutor(for: dependencies)
     self.drainEntry = { (handler: isolated StateHandler) in handler.drainMailbox() }
@@ -171,7 +174,7 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
   /// `ReductionContext`).
   @inlinable
   func withStationDependencies(_ body: () -> Void) {
-    ReductionContext.reducing(with: dependencies, body)
+    ReductionContext.reducing(with: reductionDependencies, body)
   }
 
   // MARK: - Reducing

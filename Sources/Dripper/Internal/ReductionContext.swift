@@ -31,32 +31,27 @@
 @usableFromInline
 struct ReductionContext {
   /// The reduction's dependencies, or `nil` where they are hidden or where the reduction has none
-  /// of its own (a dripper reduced directly).
-  var dependencies: UnsafePointer<DependencyValues>?
+  /// of its own (a dripper reduced directly). Unretained: whoever calls ``reducing(with:_:)``
+  /// holds them for as long as the context exists.
+  var dependencies: Unmanaged<DependencyBox>?
   /// 1 in the reduction, one more per presentation around it.
   var depth: Int
 
   /// Runs `body`, reductions, with `values` in force on this thread at depth 1, then restores what
   /// the thread had.
+  ///
+  /// The values come in a box the Station holds, so that setting them retains nothing: a copy of
+  /// the values, made here to take its address, cost a retain and a release per batch.
   @usableFromInline
-  static func reducing(with values: DependencyValues?, _ body: () -> Void) {
+  static func reducing(with values: DependencyBox?, _ body: () -> Void) {
     let outer = pthread_getspecific(key)
-    if let values {
-      withUnsafePointer(to: values) { address in
-        var context = ReductionContext(dependencies: address, depth: 1)
-        withUnsafeMutablePointer(to: &context) { context in
-          pthread_setspecific(key, context)
-          body()
-        }
-      }
-    } else {
-      var context = ReductionContext(dependencies: nil, depth: 1)
-      withUnsafeMutablePointer(to: &context) { context in
-        pthread_setspecific(key, context)
-        body()
-      }
+    var context = ReductionContext(dependencies: values.map(Unmanaged.passUnretained), depth: 1)
+    withUnsafeMutablePointer(to: &context) { context in
+      pthread_setspecific(key, context)
+      body()
     }
     pthread_setspecific(key, outer)
+    withExtendedLifetime(values) {}
   }
 
   /// The context of the reduction on this thread, or `nil` outside any.
@@ -67,7 +62,7 @@ struct ReductionContext {
   /// The dependencies of the reduction on this thread, or `nil`.
   @usableFromInline
   static var dependencies: DependencyValues? {
-    onThread?.pointee.dependencies?.pointee
+    onThread?.pointee.dependencies?.takeUnretainedValue().values
   }
 
   /// The depth on this thread: 0 outside any reduction.
@@ -105,3 +100,16 @@ private let key: pthread_key_t = {
   precondition(status == 0, "Dripper could not create its thread-local key (pthread_key_create: \(status))")
   return key
 }()
+
+/// A Station's dependencies, in an object of their own so that a reduction's context can refer to
+/// them without retaining them (see ``ReductionContext/reducing(with:_:)``).
+@usableFromInline
+final class DependencyBox: Sendable {
+  /// The values.
+  @usableFromInline let values: DependencyValues
+
+  @usableFromInline
+  init(_ values: DependencyValues) {
+    self.values = values
+  }
+}

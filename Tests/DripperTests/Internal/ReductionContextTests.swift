@@ -55,11 +55,11 @@ import Testing
 
 /// The reduction's dependencies on the thread: what `DependencyValues.current` returns first.
 @Suite struct ReductionContextDependencyTests {
-  /// Values whose `unimplemented` dependency reads `number`.
-  func values(_ number: Int) -> DependencyValues {
+  /// Values whose `unimplemented` dependency reads `number`, boxed as a Station holds them.
+  func values(_ number: Int) -> DependencyBox {
     var values = DependencyValues()
     values.unimplemented = number
-    return values
+    return DependencyBox(values)
   }
 
   @Test func aReductionsValuesAreCurrentInsideItAndGoneAfter() {
