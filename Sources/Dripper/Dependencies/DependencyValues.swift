@@ -4,8 +4,9 @@
 /// ``Station/init(initialState:observers:dripper:withDependencies:)`` or for part of a feature with
 /// ``Dripper/dependency(_:_:)``. Add your own with a ``DependencyKey`` and a computed property.
 ///
-/// Values resolve through a task-local, so they stay right across `await`s, and an effect keeps the
-/// dependencies in force where it was created, even once they have changed.
+/// In a Station's reduction, values resolve through a thread-local context the Station sets for
+/// each batch; elsewhere, through a task-local, so they stay right across `await`s. An effect keeps
+/// the dependencies in force where it was created, even once they have changed.
 public struct DependencyValues: Sendable {
   /// The values in force: those of the reduction running on this thread, if any (see
   /// `ReductionContext`), or else the current task's.
