@@ -20,10 +20,9 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
 
   // Read by pours, or rarely.
 
-  /// The dependencies of the Station, in force while it reduces.
-  @usableFromInline nonisolated let dependencies: DependencyValues
-  /// The same, boxed, for the thread's reduction context (see `ReductionContext`).
-  @usableFromInline let reductionDependencies: DependencyBox
+  /// The dependencies of the Station, in force while it reduces: boxed, so that the thread's
+  /// reduction context refers to them without retaining them (see `ReductionContext`).
+  @usableFromInline nonisolated let boxedDependencies: DependencyBox
   /// Where pours wait; an object of its own, written by every pour (see ``Mailbox``).
   @usableFromInline nonisolated let mailbox = Mailbox<Action>()
   nonisolated let effects = EffectRegistry()
@@ -80,8 +79,7 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
     var dependencies = dependencies
     dependencies.station = DependencyValues.nextStation()
     dependencies.followsReductions = true
-    self.dependencies = dependencies
-    self.reductionDependencies = DependencyBox(dependencies)
+    self.boxedDependencies = DependencyBox(dependencies)
     self.onEnd = onEnd
     self.executor = Self.makeExecutor(for: dependencies)
     self.drainEntry = { (handler: isolated StateHandler) in handler.drainMailbox() }
@@ -103,6 +101,10 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
     drainMailbox()
     return currentState[keyPath: keyPath]
   }
+
+  /// The dependencies of the Station, in force while it reduces.
+  @usableFromInline
+  nonisolated var dependencies: DependencyValues { boxedDependencies.values }
 
   // MARK: - Pouring
 
@@ -174,7 +176,7 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
   /// `ReductionContext`).
   @inlinable
   func withStationDependencies(_ body: () -> Void) {
-    ReductionContext.reducing(with: reductionDependencies, body)
+    ReductionContext.reducing(with: boxedDependencies, body)
   }
 
   // MARK: - Reducing

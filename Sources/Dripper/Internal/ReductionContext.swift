@@ -51,7 +51,6 @@ struct ReductionContext {
       body()
     }
     pthread_setspecific(key, outer)
-    withExtendedLifetime(values) {}
   }
 
   /// The context of the reduction on this thread, or `nil` outside any.
@@ -71,15 +70,14 @@ struct ReductionContext {
     onThread?.pointee.depth ?? 0
   }
 
-  /// Runs `body` one level deeper, if the thread is in a reduction; returns `false`, without
-  /// running it, if it is not.
+  /// Runs `body` one level deeper and returns its result, if the thread is in a reduction;
+  /// returns `nil`, without running it, if it is not.
   @usableFromInline
-  static func deeper(_ body: () -> Void) -> Bool {
-    guard let context = onThread else { return false }
+  static func deeper<Result>(_ body: () -> Result) -> Result? {
+    guard let context = onThread else { return nil }
     context.pointee.depth += 1
-    body()
-    context.pointee.depth -= 1
-    return true
+    defer { context.pointee.depth -= 1 }
+    return body()
   }
 
   /// Runs `body` with the reduction's dependencies hidden, so that the task-local it binds is what

@@ -102,8 +102,7 @@ extension DependencyValues {
   static func presenting<Result>(_ body: () -> Result) -> Result {
     // In a reduction: raise the thread's depth, two stores (see `ReductionContext`); binding
     // values again would cost more than the reduction.
-    var result: Result?
-    if ReductionContext.deeper({ result = body() }) { return result! }
+    if let result = ReductionContext.deeper(body) { return result }
     // A dripper reduced outside a Station (a direct `reduce` call): bind the values.
     var values = current
     values.presented = true

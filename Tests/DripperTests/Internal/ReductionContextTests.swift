@@ -45,6 +45,19 @@ import Testing
     }
   }
 
+  @Test func aPresentationWhoseChildReturnsNothingRunsItOnce() {
+    // A result that is itself optional: `nil` from the child is not "outside a reduction".
+    var runs = 0
+    ReductionContext.reducing(with: nil) {
+      let result: Int? = DependencyValues.presenting {
+        runs += 1
+        return nil
+      }
+      #expect(result == nil)
+    }
+    #expect(runs == 1)
+  }
+
   @Test func outsideAReductionAPresentationBindsTheValues() {
     // A dripper reduced directly, with no Station: `presenting` binds `isPresented` instead.
     let presented = DependencyValues.presenting { DependencyValues.current.isPresented }
