@@ -169,7 +169,12 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
         number += 1
       }
     }
-    actions.removeAll(keepingCapacity: actions.capacity <= Self.retainedCapacity)
+    if actions.count == 1 {
+      // The batch of an awaited pour: cheaper than `removeAll`, a general range replacement.
+      actions.removeLast()
+    } else {
+      actions.removeAll(keepingCapacity: actions.capacity <= Self.retainedCapacity)
+    }
   }
 
   /// Runs `body`, reductions, with the Station's dependencies in force on this thread (see

@@ -9,10 +9,11 @@
 /// What the reduction running on this thread has in force: the dependencies of its Station, and
 /// how deep in presented features it is.
 ///
-/// A thread-local, because a reduction is synchronous: it starts and ends on one thread, with no
-/// suspension between, and nothing else runs on that thread meanwhile. The thread-local holds the
-/// address of a context on the stack of ``reducing(with:_:)``, valid for as long as the reduction
-/// runs; setting it costs two stores per batch.
+/// Thread-local, because a reduction is synchronous: it starts and ends on one thread, with no
+/// suspension between, and nothing else runs on that thread meanwhile. Each thread that reduces
+/// gets one context, allocated the first time and freed when the thread ends;
+/// ``reducing(with:_:)`` fills it for the batch and restores what it held, plain stores where
+/// setting the thread-local to a context on the stack took two calls into the C library per batch.
 ///
 /// - **Dependencies.** ``DependencyValues/current`` returns the reduction's values before looking
 ///   at the task-local. A Station used to bind the task-local around every batch whose calling
@@ -30,32 +31,57 @@
 ///   (`swift run -c release dripper-bench --filter composition`).
 @usableFromInline
 struct ReductionContext {
-  /// The reduction's dependencies, or `nil` where they are hidden or where the reduction has none
-  /// of its own (a dripper reduced directly). Unretained: whoever calls ``reducing(with:_:)``
-  /// holds them for as long as the context exists.
-  var dependencies: Unmanaged<DependencyBox>?
-  /// 1 in the reduction, one more per presentation around it.
-  var depth: Int
+  /// The reduction's dependencies, or `nil` where they are hidden, where the reduction has none
+  /// of its own (a dripper reduced directly), or outside any reduction. Unretained: whoever calls
+  /// ``reducing(with:_:)`` holds them for as long as they are set.
+  @usableFromInline var dependencies: Unmanaged<DependencyBox>?
+  /// 1 in the reduction, one more per presentation around it; 0 outside any reduction.
+  @usableFromInline var depth: Int
+
+  @usableFromInline
+  init(dependencies: Unmanaged<DependencyBox>?, depth: Int) {
+    self.dependencies = dependencies
+    self.depth = depth
+  }
 
   /// Runs `body`, reductions, with `values` in force on this thread at depth 1, then restores what
   /// the thread had.
   ///
   /// The values come in a box the Station holds, so that setting them retains nothing: a copy of
   /// the values, made here to take its address, cost a retain and a release per batch.
-  @usableFromInline
+  @inlinable
   static func reducing(with values: DependencyBox?, _ body: () -> Void) {
-    let outer = pthread_getspecific(key)
-    var context = ReductionContext(dependencies: values.map(Unmanaged.passUnretained), depth: 1)
-    withUnsafeMutablePointer(to: &context) { context in
-      pthread_setspecific(key, context)
-      body()
+    let context = ofThisThread
+    let outer = context.pointee
+    context.pointee = ReductionContext(dependencies: values.map(Unmanaged.passUnretained), depth: 1)
+    body()
+    context.pointee = outer
+  }
+
+  /// This thread's context, made the first time the thread asks.
+  @usableFromInline
+  static var ofThisThread: UnsafeMutablePointer<ReductionContext> {
+    if let context = onThread { return context }
+    // From `malloc`, so that the key's destructor, a C function, frees it with `free`. The context
+    // holds no reference (its dependencies are unretained), so freeing it needs no deinitialization.
+    guard let memory = malloc(MemoryLayout<ReductionContext>.stride) else {
+      fatalError("Dripper could not allocate a reduction context")
     }
-    pthread_setspecific(key, outer)
+    let context = memory.bindMemory(to: ReductionContext.self, capacity: 1)
+    context.initialize(to: ReductionContext(dependencies: nil, depth: 0))
+    pthread_setspecific(key, context)
+    return context
+  }
+
+  /// This thread's context, or `nil` if no reduction has run on it yet.
+  static var onThread: UnsafeMutablePointer<ReductionContext>? {
+    pthread_getspecific(key)?.assumingMemoryBound(to: ReductionContext.self)
   }
 
   /// The context of the reduction on this thread, or `nil` outside any.
-  static var onThread: UnsafeMutablePointer<ReductionContext>? {
-    pthread_getspecific(key)?.assumingMemoryBound(to: ReductionContext.self)
+  static var inReduction: UnsafeMutablePointer<ReductionContext>? {
+    guard let context = onThread, context.pointee.depth > 0 else { return nil }
+    return context
   }
 
   /// The dependencies of the reduction on this thread, or `nil`.
@@ -74,7 +100,7 @@ struct ReductionContext {
   /// returns `nil`, without running it, if it is not.
   @usableFromInline
   static func deeper<Result>(_ body: () -> Result) -> Result? {
-    guard let context = onThread else { return nil }
+    guard let context = inReduction else { return nil }
     context.pointee.depth += 1
     defer { context.pointee.depth -= 1 }
     return body()
@@ -91,10 +117,10 @@ struct ReductionContext {
   }
 }
 
-/// The thread-local's key, made on first use.
+/// The thread-local's key, made on first use. A thread's context is freed when the thread ends.
 private let key: pthread_key_t = {
   var key = pthread_key_t()
-  let status = pthread_key_create(&key, nil)
+  let status = pthread_key_create(&key) { context in free(context) }
   precondition(status == 0, "Dripper could not create its thread-local key (pthread_key_create: \(status))")
   return key
 }()
