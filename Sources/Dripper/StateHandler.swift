@@ -154,6 +154,15 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
     swap(&actions, &batch)
   }
 
+  /// Reduces every action poured so far, from code compiled without the Station's concrete types
+  /// (a function that is not inlinable, an effect's task): through ``drainEntry``, compiled for
+  /// them, rather than an unspecialized ``drainMailbox()``, which looks up generic metadata at
+  /// every step of every reduction.
+  @usableFromInline
+  func reducePoured() {
+    drainEntry(self)
+  }
+
   /// Reduces `actions`, a batch taken from the mailbox whose first action is pour number `first`,
   /// and empties it.
   @inlinable
@@ -273,7 +282,7 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
 extension StateHandler: PourTaskHost {
   @usableFromInline
   func reduce(through number: PourNumber) {
-    drainEntry(self)
+    reducePoured()
   }
 
   @usableFromInline
