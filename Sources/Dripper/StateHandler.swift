@@ -178,7 +178,7 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
         number += 1
       }
     }
-    if actions.count == 1 {
+    if actions.count == 1, actions.capacity <= Self.retainedCapacity {
       // The batch of an awaited pour: cheaper than `removeAll`, a general range replacement.
       actions.removeLast()
     } else {
