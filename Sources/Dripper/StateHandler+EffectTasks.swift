@@ -147,7 +147,7 @@ extension StateHandler {
 
   /// Reduces actions sent off the actor, after what the mailbox holds.
   func reduceSends(_ sends: [Send]) {
-    reducePoured()
+    drainMailbox()
     withStationDependencies {
       followUps.append(contentsOf: sends)
       reduceFollowUps()

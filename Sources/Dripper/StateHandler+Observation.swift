@@ -40,7 +40,7 @@ extension StateHandler: StateSource {
 
   /// Runs `body` on the actor with the state, once every action poured before has been reduced.
   func withState(_ body: @Sendable (State) -> Void) {
-    reducePoured()
+    drainMailbox()
     body(currentState)
   }
 }

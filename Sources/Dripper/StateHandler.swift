@@ -82,7 +82,7 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
     self.boxedDependencies = DependencyBox(dependencies)
     self.onEnd = onEnd
     self.executor = Self.makeExecutor(for: dependencies)
-    self.drainEntry = { (handler: isolated StateHandler) in handler.drainMailbox() }
+    self.drainEntry = { (handler: isolated StateHandler) in handler.takeAndReduceBatch() }
     self.receiveEntry = { (handler: isolated StateHandler, action: Action, pour: PourNumber) in
       handler.reduceReceived(action, pour: pour)
     }
@@ -140,27 +140,29 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
 
   /// Reduces every action poured before this call: they are all in the mailbox's next batch.
   ///
+  /// Always through ``drainEntry``, compiled where the Station was created for its concrete
+  /// types: called from code that is not (a function that is not inlinable, a protocol's witness,
+  /// an effect's task), the drain would otherwise run unspecialized, looking up generic metadata
+  /// at every step of every reduction.
+  @inlinable
+  func drainMailbox() {
+    drainEntry(self)
+  }
+
+  /// The drain itself, run by ``drainEntry`` only.
+  ///
   /// The batch is taken out of the stored property for the whole drain, so that neither the
   /// mailbox's lock nor the loop reaches the handler for it: a closure that wrote `batch` itself
   /// made the compiler retain and release the handler around the lock, two atomic operations per
   /// drain.
   @inlinable
-  func drainMailbox() {
+  func takeAndReduceBatch() {
     var actions: [Action?] = []
     swap(&actions, &batch)
     if let first = mailbox.state.withLock({ $0.take(into: &actions) }) {
       reduceBatch(&actions, startingAt: first)
     }
     swap(&actions, &batch)
-  }
-
-  /// Reduces every action poured so far, from code compiled without the Station's concrete types
-  /// (a function that is not inlinable, an effect's task): through ``drainEntry``, compiled for
-  /// them, rather than an unspecialized ``drainMailbox()``, which looks up generic metadata at
-  /// every step of every reduction.
-  @usableFromInline
-  func reducePoured() {
-    drainEntry(self)
   }
 
   /// Reduces `actions`, a batch taken from the mailbox whose first action is pour number `first`,
@@ -282,7 +284,7 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
 extension StateHandler: PourTaskHost {
   @usableFromInline
   func reduce(through number: PourNumber) {
-    reducePoured()
+    drainMailbox()
   }
 
   @usableFromInline

@@ -138,7 +138,7 @@ extension Station {
   /// It does not wait for effects: await a pour's ``PourTask/finish()`` for that.
   public func reducePending() async {
     switch core {
-    case .root(let handler): await handler.reducePoured()
+    case .root(let handler): await handler.drainMailbox()
     case .scoped(let scoped): await scoped.reducePending()
     }
   }
