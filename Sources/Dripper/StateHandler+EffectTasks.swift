@@ -8,26 +8,20 @@ import Synchronization
 /// waited for it: the task starts that work and takes what it sends to the actor before it ends.
 extension StateHandler {
   /// Starts the task of a `run` effect in `slot`.
+  ///
+  /// The task and the effect's ``Pour`` share one object, the ``RunningEffect``, rather than each
+  /// capturing the parts in a context of its own. The task is started with a closure literal, not
+  /// through ``spawn(priority:_:)``: passed through a function, the operation is wrapped in a
+  /// thunk, one allocation, whose frames overflowed the first slab of the task's allocator, a
+  /// second one.
   nonisolated func startTask(of run: EffectRun<Action>, in context: EffectContext, slot: EffectSlotID) {
-    let effect = EffectRunState(origin: run.origin)
-    let number = context.pour
-    let pour = Pour<Action> { [self] action, cancelled in
-      await self.receive(action, cancelled: cancelled, pour: number, from: effect)
-    }
-    let executor = self.executor
-    let task = spawn(priority: run.priority) { [self] in
-      await DependencyValues.bind(run.dependencies) {
-        guard !Task.isCancelled else { return }
-        if let executor {
-          let watched = WatchedTask(executor: executor, slot: slot)
-          await WatchedTask.$current.withValue(watched) { await perform(run, pour: pour) }
-        } else {
-          await perform(run, pour: pour)
-        }
+    let effect = RunningEffect(handler: self, run: run, pour: context.pour, slot: slot)
+    let task =
+      if let executor {
+        Task.detached(executorPreference: executor, priority: run.priority) { await effect.main() }
+      } else {
+        Task.detached(priority: run.priority) { await effect.main() }
       }
-      effect.ended.store(true, ordering: .releasing)
-      await taskEnded(slot)
-    }
     effects.attach(task, to: slot)
   }
 
@@ -178,21 +172,54 @@ extension StateHandler {
   }
 }
 
-/// What a `run` effect's ``Pour`` knows of the effect: where it was written, and whether its
-/// operation has returned (what its pour sends from then on escaped it).
-final class EffectRunState: Sendable {
-  let origin: EffectOrigin
+/// A `run` effect started in a slot: what its task runs, and what its ``Pour`` knows of it (where
+/// it was written, and whether its operation has returned: what its pour sends from then on
+/// escaped it).
+final class RunningEffect<State: Sendable, Action: Sendable>: Sendable {
+  let handler: StateHandler<State, Action>
+  let run: EffectRun<Action>
+  let pour: PourNumber
+  let slot: EffectSlotID
   let ended = Atomic<Bool>(false)
 
-  init(origin: EffectOrigin) { self.origin = origin }
+  init(handler: StateHandler<State, Action>, run: EffectRun<Action>, pour: PourNumber, slot: EffectSlotID) {
+    self.handler = handler
+    self.run = run
+    self.pour = pour
+    self.slot = slot
+  }
+
+  var origin: EffectOrigin { run.origin }
+
+  /// The effect's task: runs its operation with the dependencies it was started with, then tells
+  /// the registry it has ended.
+  ///
+  /// Inlined into the task, like ``StateHandler/perform(_:pour:)``: each async frame costs room in
+  /// the task's allocator, held for as long as the effect waits.
+  @inline(__always)
+  func main() async {
+    await DependencyValues.bind(run.dependencies) {
+      guard !Task.isCancelled else { return }
+      let pour = Pour<Action> { action, cancelled in
+        await self.handler.receive(action, cancelled: cancelled, from: self)
+      }
+      if let executor = handler.executor {
+        let watched = WatchedTask(executor: executor, slot: slot)
+        await WatchedTask.$current.withValue(watched) { await handler.perform(run, pour: pour) }
+      } else {
+        await handler.perform(run, pour: pour)
+      }
+    }
+    ended.store(true, ordering: .releasing)
+    await handler.taskEnded(slot)
+  }
 }
 
 extension StateHandler {
   /// Takes an action a `run` effect poured to the actor; drops it, with a diagnostic if the Station
   /// is gone, when the pouring task is cancelled.
-  nonisolated func receive(
-    _ action: Action, cancelled: Bool, pour: PourNumber, from effect: EffectRunState
-  ) async {
+  nonisolated func receive(_ action: Action, cancelled: Bool, from effect: RunningEffect<State, Action>) async
+  {
     if cancelled {
       guard isReleased else { return }
       return report(
@@ -206,7 +233,7 @@ extension StateHandler {
             + "\(action); it is reduced, but nothing tracks it: make the effect's operation wait for what pours"
         ))
     }
-    guard let executor else { return await receive(action, pour: pour) }
-    await executor.runAway { await self.receive(action, pour: pour) }
+    guard let executor else { return await receive(action, pour: effect.pour) }
+    await executor.runAway { await self.receive(action, pour: effect.pour) }
   }
 }

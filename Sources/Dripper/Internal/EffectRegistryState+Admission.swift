@@ -43,7 +43,7 @@ extension EffectRegistryState {
         scope.guarded = false
         guard let waiting = reserve(scope) else { return .dropped }
         pending[waiting] = work()
-        queues[key, default: FIFO()].append(waiting)
+        queues.modify(key, default: FIFO()) { $0.append(waiting) }
         return .queued
       }
     }
@@ -63,9 +63,11 @@ extension EffectRegistryState {
     guard let slot = slots[id], slot.role == .waiting, let work = pending.removeValue(forKey: id) else {
       return
     }
-    slots[id]!.role = .join
-    slots[id]!.children = 1  // A guard, released once the work has started.
-    for key in slot.keys { keys[key, default: KeyEntry()].active += 1 }
+    slots.update(id) { slot in
+      slot.role = .join
+      slot.children = 1  // A guard, released once the work has started.
+    }
+    for key in slot.keys { keys.modify(key, default: KeyEntry()) { $0.active += 1 } }
     after.start.append(StartWork(work: work, slot: id))
   }
 

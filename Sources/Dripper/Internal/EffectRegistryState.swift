@@ -76,7 +76,7 @@ struct EffectRegistryState<Work> {
   struct PourEntry {
     /// Slots of the pour that are work (not bookkeeping).
     var slots = SlotSet()
-    var waiters: [UnsafeContinuation<Void, Never>] = []
+    var waiters = SmallList<UnsafeContinuation<Void, Never>>()
   }
 
   var slots = SlotTable<Slot>()
@@ -141,7 +141,7 @@ struct EffectRegistryState<Work> {
     if let pour = request.pour, cancelledPours.contains(pour) { return nil }
     if let parent = request.parent {
       guard let slot = slots[parent], !slot.cancelled else { return nil }
-      slots[parent]!.children += 1
+      slots.update(parent) { $0.children += 1 }
     }
     let id = slots.insert(
       Slot(
@@ -149,11 +149,13 @@ struct EffectRegistryState<Work> {
         parent: request.parent ?? 0, children: request.guarded ? 1 : 0, role: request.role,
         taskLive: request.role == .task || request.role == .timer))
     for key in request.keys {
-      keys[key, default: KeyEntry()].carriers.insert(id)
-      if request.role.isActive { keys[key]!.active += 1 }
+      keys.modify(key, default: KeyEntry()) { entry in
+        entry.carriers.insert(id)
+        if request.role.isActive { entry.active += 1 }
+      }
     }
     if let pour = request.pour {
-      pours[pour, default: PourEntry()].slots.insert(id)
+      pours.modify(pour, default: PourEntry()) { $0.slots.insert(id) }
       workCount += 1
     }
     return id
@@ -161,23 +163,27 @@ struct EffectRegistryState<Work> {
 
   /// Records the task of a slot; returns it back if it must be cancelled at once.
   mutating func attach(_ task: Task<Void, Never>, to id: EffectSlotID) -> Task<Void, Never>? {
-    guard slots[id] != nil else { return nil }  // Its task ended already.
-    slots[id]!.task = task
-    return slots[id]!.cancelled ? task : nil
+    let cancelled = slots.update(id) { slot in  // Nil: its task ended already.
+      slot.task = task
+      return slot.cancelled
+    }
+    return cancelled == true ? task : nil
   }
 
   /// The slot's task has ended.
   mutating func taskEnded(_ id: EffectSlotID, _ after: inout EffectRegistryAftermath<Work>) {
-    guard slots[id] != nil else { return }
-    slots[id]!.taskLive = false
-    slots[id]!.task = nil
+    guard slots.contains(id) else { return }
+    slots.update(id) { slot in
+      slot.taskLive = false
+      slot.task = nil
+    }
     endIfDone(id, &after)
   }
 
   /// Removes the guard put on a slot when it was reserved or given work to start.
   mutating func release(_ id: EffectSlotID, _ after: inout EffectRegistryAftermath<Work>) {
-    guard slots[id] != nil else { return }
-    slots[id]!.children -= 1
+    guard slots.contains(id) else { return }
+    slots.update(id) { $0.children -= 1 }
     endIfDone(id, &after)
   }
 
@@ -191,9 +197,9 @@ struct EffectRegistryState<Work> {
   mutating func beginSequence(
     _ id: EffectSlotID, parts: [Work], upcomingKeys: [EffectKey], _ after: inout EffectRegistryAftermath<Work>
   ) {
-    guard slots[id] != nil else { return }
+    guard slots.contains(id) else { return }
     sequences[id] = Sequence(parts: parts, upcomingKeys: upcomingKeys)
-    for key in upcomingKeys { upcoming[key, default: SlotSet()].insert(id) }
+    for key in upcomingKeys { upcoming.modify(key, default: SlotSet()) { $0.insert(id) } }
     release(id, &after)
   }
 
@@ -235,7 +241,7 @@ struct EffectRegistryState<Work> {
     let part = sequence.parts[sequence.next]
     sequence.next += 1
     sequences[id] = sequence
-    slots[id]!.children = 1  // A guard, released once the part has started.
+    slots.update(id) { $0.children = 1 }  // A guard, released once the part has started.
     after.start.append(StartWork(work: part, slot: id, skipping: sequence.skipping))
   }
 
@@ -254,8 +260,8 @@ struct EffectRegistryState<Work> {
       if !windowOf.isEmpty, windowOf[id] != nil { windowSlotEnded(id, role: slot.role, &after) }
       if slot.isWork { leave(slot.pour, id, &after) }
       let parent = slot.parent
-      guard parent != 0, slots[parent] != nil else { continue }
-      slots[parent]!.children -= 1
+      guard parent != 0, slots.contains(parent) else { continue }
+      slots.update(parent) { $0.children -= 1 }
       switch nextStep(for: parent) {
       case .keep: continue
       case .startNextPart: startNextPart(of: parent, &after)
@@ -300,12 +306,13 @@ struct EffectRegistryState<Work> {
   private mutating func leave(
     _ pour: PourNumber, _ id: EffectSlotID, _ after: inout EffectRegistryAftermath<Work>
   ) {
-    pours[pour]!.slots.remove(id)
-    if pours[pour]!.slots.isEmpty {
-      after.resume.append(contentsOf: pours.removeValue(forKey: pour)!.waiters)
+    let index = pours.index(forKey: pour)!
+    pours.values[index].slots.remove(id)
+    if pours.values[index].slots.isEmpty {
+      after.resume.append(contentsOf: pours.remove(at: index).value.waiters)
     }
     workCount -= 1
-    if workCount == 0 { after.resume.append(contentsOf: idleWaiters.takeAll()) }
+    if workCount == 0, !idleWaiters.isEmpty { after.resume.append(contentsOf: idleWaiters.takeAll()) }
   }
 
   // MARK: - Cancelling
@@ -356,7 +363,7 @@ struct EffectRegistryState<Work> {
 
   private mutating func cancelSlot(_ id: EffectSlotID, _ after: inout EffectRegistryAftermath<Work>) {
     guard let slot = slots[id], !slot.cancelled else { return }
-    slots[id]!.cancelled = true
+    slots.update(id) { $0.cancelled = true }
     // A cancelled effect no longer holds its ids, even while its task winds down: the next effect
     // under them is admitted at once, as after TCA's `cancel(id:)`.
     if slot.role.isActive {
@@ -381,8 +388,8 @@ struct EffectRegistryState<Work> {
   mutating func waitForPour(
     _ pour: PourNumber, _ continuation: UnsafeContinuation<Void, Never>
   ) -> Bool {
-    guard pours[pour] != nil else { return false }
-    pours[pour]!.waiters.append(continuation)
+    guard let index = pours.index(forKey: pour) else { return false }
+    pours.values[index].waiters.append(continuation)
     return true
   }
 
@@ -418,7 +425,7 @@ struct StartWork<Work> {
 /// start work. Acting outside the lock keeps resumed tasks from running into it.
 struct EffectRegistryAftermath<Work> {
   var cancel: [Task<Void, Never>] = []
-  var resume: [UnsafeContinuation<Void, Never>] = []
+  var resume = SmallList<UnsafeContinuation<Void, Never>>()
   var start: [StartWork<Work>] = []
 
   var isEmpty: Bool { cancel.isEmpty && resume.isEmpty && start.isEmpty }

@@ -57,11 +57,25 @@ struct SlotSet: Sequence, Sendable {
     }
   }
 
-  func makeIterator() -> AnyIterator<EffectSlotID> {
+  /// Iterates without allocating: an `AnyIterator` boxes its base on the heap.
+  struct Iterator: IteratorProtocol {
+    fileprivate var one: EffectSlotID?
+    fileprivate var many: Set<EffectSlotID>.Iterator?
+
+    mutating func next() -> EffectSlotID? {
+      if let slot = one {
+        one = nil
+        return slot
+      }
+      return many?.next()
+    }
+  }
+
+  func makeIterator() -> Iterator {
     switch storage {
-    case .empty: AnyIterator { nil }
-    case .one(let slot): AnyIterator(CollectionOfOne(slot).makeIterator())
-    case .many(let set): AnyIterator(set.makeIterator())
+    case .empty: Iterator(one: nil, many: nil)
+    case .one(let slot): Iterator(one: slot, many: nil)
+    case .many(let set): Iterator(one: nil, many: set.makeIterator())
     }
   }
 }

@@ -3,7 +3,10 @@
 /// queue, a timer, a task) never reaches the slot that reuses the index.
 ///
 /// Freed indices are reused, last freed first; the array gives back the free entries at its end
-/// once fewer than a quarter of its entries are in use, and all of them when it empties.
+/// once fewer than a quarter of its entries are in use, and its storage when it empties, unless
+/// that holds at most ``retainedCapacity`` entries: a registry that runs one effect at a time
+/// allocates nothing for its slot each time.
+
 struct SlotTable<Element> {
   fileprivate struct Entry {
     var generation: UInt32
@@ -39,36 +42,45 @@ struct SlotTable<Element> {
   }
 
   subscript(id: EffectSlotID) -> Element? {
-    get {
-      guard let (index, generation) = Self.location(of: id), index < entries.count,
-        entries[index].generation == generation
-      else { return nil }
-      return entries[index].element
-    }
-    _modify {
-      if let (index, generation) = Self.location(of: id), index < entries.count,
-        entries[index].generation == generation
-      {
-        yield &entries[index].element
-      } else {
-        var none: Element? = nil
-        yield &none
-      }
-    }
+    guard let index = index(of: id) else { return nil }
+    return entries[index].element
+  }
+
+  /// Whether the table holds an element with `id`.
+  func contains(_ id: EffectSlotID) -> Bool {
+    guard let index = index(of: id) else { return false }
+    return entries[index].element != nil
+  }
+
+  /// Changes the element with `id` in place; returns `nil`, changing nothing, if there is none.
+  ///
+  /// A method, not a `_modify` accessor: a coroutine the optimizer does not inline allocates its
+  /// frame on the heap, at every change made to a slot.
+  @discardableResult
+  @inline(__always)
+  mutating func update<Result>(_ id: EffectSlotID, _ body: (inout Element) -> Result) -> Result? {
+    guard let index = index(of: id), entries[index].element != nil else { return nil }
+    return body(&entries[index].element!)
+  }
+
+  /// The index of the entry `id` names, if it is still that entry's generation.
+  private func index(of id: EffectSlotID) -> Int? {
+    guard let (index, generation) = Self.location(of: id), index < entries.count,
+      entries[index].generation == generation
+    else { return nil }
+    return index
   }
 
   /// Removes the element with `id`, returning it.
   mutating func remove(_ id: EffectSlotID) -> Element? {
-    guard let (index, generation) = Self.location(of: id), index < entries.count,
-      entries[index].generation == generation, let element = entries[index].element
-    else { return nil }
+    guard let index = index(of: id), let element = entries[index].element else { return nil }
     entries[index].element = nil
     entries[index].generation &+= 1
     count -= 1
     if count == 0 {
       for entry in entries { generationFloor = max(generationFloor, entry.generation) }
-      entries.removeAll()
-      free.removeAll()
+      entries.removeAll(keepingCapacity: entries.capacity <= Self.retainedCapacity)
+      free.removeAll(keepingCapacity: free.capacity <= Self.retainedCapacity)
     } else {
       free.append(UInt32(index))
       if entries.count > 1_024, count * 4 < entries.count { compactTail() }
@@ -89,6 +101,9 @@ struct SlotTable<Element> {
 
   /// The generation new indices start at: past that of every index dropped so far.
   private var generationFloor: UInt32 = 0
+
+  /// How many entries an emptied table keeps room for.
+  static var retainedCapacity: Int { 64 }
 
   /// The ids and elements, in no particular order.
   var all: [(id: EffectSlotID, element: Element)] {
