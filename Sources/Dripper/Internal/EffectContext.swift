@@ -7,7 +7,7 @@ struct EffectContext: Sendable {
   /// The child feature the effect comes from; ids are qualified by it.
   private(set) var namespace = EffectNamespace.root
   /// Every key that cancels the effect: the ids it runs under and its features' namespaces.
-  private(set) var keys: [EffectKey] = []
+  private(set) var keys = SmallList<EffectKey>()
   /// Keys cancelled while this part of a `concatenate` waited to start: what runs under them is
   /// skipped.
   var skipping: Set<EffectKey> = []

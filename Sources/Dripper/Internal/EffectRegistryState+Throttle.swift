@@ -36,7 +36,7 @@ extension EffectRegistryState {
   ///   - windowKeys: The keys that close the window when cancelled.
   ///   - now: A stopwatch started now on the throttle's clock.
   mutating func throttle(
-    under key: EffectKey, interval: Duration, latest: Bool, windowKeys: [EffectKey],
+    under key: EffectKey, interval: Duration, latest: Bool, windowKeys: SmallList<EffectKey>,
     hold: Request, work: @autoclosure () -> Work, now: @escaping @Sendable () -> Duration,
     _ after: inout EffectRegistryAftermath<Work>
   ) -> ThrottleDecision {
@@ -58,7 +58,7 @@ extension EffectRegistryState {
   }
 
   private mutating func holdInWindow(
-    under key: EffectKey, _ window: ThrottleWindow, latest: Bool, windowKeys: [EffectKey],
+    under key: EffectKey, _ window: ThrottleWindow, latest: Bool, windowKeys: SmallList<EffectKey>,
     _ request: Request, _ work: Work, _ after: inout EffectRegistryAftermath<Work>
   ) -> ThrottleDecision {
     if let held = window.held {

@@ -40,7 +40,7 @@ struct EffectRegistryState<Work> {
   struct Slot {
     let origin: EffectOrigin
     /// The keys that cancel it: the ids it runs under and the namespaces of its features.
-    let keys: [EffectKey]
+    let keys: SmallList<EffectKey>
     var task: Task<Void, Never>?
     /// The pour it belongs to; 0 for bookkeeping (timers, windows).
     let pour: PourNumber
@@ -127,7 +127,7 @@ struct EffectRegistryState<Work> {
     var role: Role
     var pour: PourNumber?
     var parent: EffectSlotID?
-    var keys: [EffectKey]
+    var keys: SmallList<EffectKey>
     var origin: EffectOrigin
     /// Starts the slot with a guard on it, released by ``release(_:_:)`` once the caller has
     /// started the slot's children, so that it cannot end while they are being started.
@@ -424,7 +424,7 @@ struct StartWork<Work> {
 /// What the registry must do once its lock is released: cancel tasks, resume continuations,
 /// start work. Acting outside the lock keeps resumed tasks from running into it.
 struct EffectRegistryAftermath<Work> {
-  var cancel: [Task<Void, Never>] = []
+  var cancel = SmallList<Task<Void, Never>>()
   var resume = SmallList<UnsafeContinuation<Void, Never>>()
   var start: [StartWork<Work>] = []
 

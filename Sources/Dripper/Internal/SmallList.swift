@@ -38,4 +38,10 @@ struct SmallList<Element>: Sequence {
   func makeIterator() -> Iterator { Iterator(first: first, rest: rest.makeIterator()) }
 }
 
+extension SmallList: ExpressibleByArrayLiteral {
+  init(arrayLiteral elements: Element...) {
+    append(contentsOf: elements)
+  }
+}
+
 extension SmallList: Sendable where Element: Sendable {}

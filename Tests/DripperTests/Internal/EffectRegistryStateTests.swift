@@ -10,7 +10,7 @@ import Testing
   func key(_ id: Int) -> EffectKey { EffectKey(namespace: .root, kind: .id(AnySendableHashable(id))) }
 
   func request(
-    _ role: State.Role, pour: PourNumber? = 1, parent: EffectSlotID? = nil, keys: [EffectKey] = [],
+    _ role: State.Role, pour: PourNumber? = 1, parent: EffectSlotID? = nil, keys: SmallList<EffectKey> = [],
     guarded: Bool = false
   ) -> State.Request {
     State.Request(role: role, pour: pour, parent: parent, keys: keys, origin: origin, guarded: guarded)
@@ -156,6 +156,30 @@ import Testing
     #expect(table[first] == nil)
     #expect(table[second] == "second")
     #expect(first != second)
+  }
+
+  @Test func aSlotChangesInPlaceOnlyWhileItsIDIsCurrent() {
+    var table = SlotTable<Int>()
+    let first = table.insert(1)
+    #expect(table.update(first) { $0 += 10 } != nil)
+    #expect(table[first] == 11)
+    _ = table.remove(first)
+    let second = table.insert(2)
+    #expect(table.update(first) { $0 += 10 } == nil)
+    #expect(!table.contains(first))
+    #expect(table[second] == 2)
+  }
+
+  @Test func smallListsAndSlotSetsKeepEveryElement() {
+    for count in [0, 1, 2, 5] {
+      var list = SmallList<Int>()
+      list.append(contentsOf: 0..<count)
+      #expect(Array(list) == Array(0..<count))
+      #expect(list.isEmpty == (count == 0))
+      var set = SlotSet()
+      for slot in 0..<count { set.insert(EffectSlotID(slot)) }
+      #expect(Set(set) == Set((0..<count).map(EffectSlotID.init)))
+    }
   }
 }
 
