@@ -6,7 +6,6 @@
 /// once fewer than a quarter of its entries are in use, and its storage when it empties, unless
 /// that holds at most ``retainedCapacity`` entries: a registry that runs one effect at a time
 /// allocates nothing for its slot each time.
-
 struct SlotTable<Element> {
   fileprivate struct Entry {
     var generation: UInt32
