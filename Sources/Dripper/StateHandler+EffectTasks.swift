@@ -15,12 +15,12 @@ extension StateHandler {
   /// thunk, one allocation, whose frames overflowed the first slab of the task's allocator, a
   /// second one.
   nonisolated func startTask(of run: EffectRun<Action>, in context: EffectContext, slot: EffectSlotID) {
-    let effect = RunningEffect(handler: self, run: run, pour: context.pour, slot: slot)
+    let effect = RunningEffect(handler: self, origin: run.origin, pour: context.pour, slot: slot)
     let task =
       if let executor {
-        Task.detached(executorPreference: executor, priority: run.priority) { await effect.main() }
+        Task.detached(executorPreference: executor, priority: run.priority) { await effect.main(run) }
       } else {
-        Task.detached(priority: run.priority) { await effect.main() }
+        Task.detached(priority: run.priority) { await effect.main(run) }
       }
     effects.attach(task, to: slot)
   }
@@ -175,21 +175,23 @@ extension StateHandler {
 /// A `run` effect started in a slot: what its task runs, and what its ``Pour`` knows of it (where
 /// it was written, and whether its operation has returned: what its pour sends from then on
 /// escaped it).
+///
+/// It does not hold the `run`: only the task keeps the operation. A pour the operation stores
+/// somewhere keeps this object alive; were the operation held here too, the two would keep each
+/// other alive for ever.
 final class RunningEffect<State: Sendable, Action: Sendable>: Sendable {
   let handler: StateHandler<State, Action>
-  let run: EffectRun<Action>
+  let origin: EffectOrigin
   let pour: PourNumber
   let slot: EffectSlotID
   let ended = Atomic<Bool>(false)
 
-  init(handler: StateHandler<State, Action>, run: EffectRun<Action>, pour: PourNumber, slot: EffectSlotID) {
+  init(handler: StateHandler<State, Action>, origin: EffectOrigin, pour: PourNumber, slot: EffectSlotID) {
     self.handler = handler
-    self.run = run
+    self.origin = origin
     self.pour = pour
     self.slot = slot
   }
-
-  var origin: EffectOrigin { run.origin }
 
   /// The effect's task: runs its operation with the dependencies it was started with, then tells
   /// the registry it has ended.
@@ -197,7 +199,7 @@ final class RunningEffect<State: Sendable, Action: Sendable>: Sendable {
   /// Inlined into the task, like ``StateHandler/perform(_:pour:)``: each async frame costs room in
   /// the task's allocator, held for as long as the effect waits.
   @inline(__always)
-  func main() async {
+  func main(_ run: EffectRun<Action>) async {
     await DependencyValues.bind(run.dependencies) {
       guard !Task.isCancelled else { return }
       let pour = Pour<Action> { action, cancelled in

@@ -55,6 +55,28 @@ import Testing
     #expect(Tracked.alive.load(ordering: .relaxed) == before)
   }
 
+  @Test func anEffectWhoseOperationStoresItsPourIsFreedOnceItEnds() async {
+    let escaped = Lock<Pour<Runner.Action>?>(nil)
+    weak var weakCaptured: Tracked?
+    do {
+      let captured = Tracked()
+      weakCaptured = captured
+      let station = Station(initialState: Runner.State()) { Runner() }
+      await station.pour(
+        .run(
+          .run { pour in
+            withExtendedLifetime(captured) {}
+            escaped.withLock { $0 = pour }
+          })
+      ).finish()
+    }
+    // The pour outlives its effect; the operation, and what it captured, go with the effect's task.
+    let deadline = ContinuousClock.now.advanced(by: patience)
+    while weakCaptured != nil, ContinuousClock.now < deadline { await Task.yield() }
+    #expect(weakCaptured == nil)
+    #expect(escaped.withLock { $0 } != nil)
+  }
+
   @Test func aDerivedValueKeepsItsStationAliveAndNothingMore() async {
     weak var weakStation: StationOf<Runner>?
     var derived: Derived<Int>?
