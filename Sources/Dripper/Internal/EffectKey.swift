@@ -30,13 +30,6 @@ struct AnySendableHashable: Hashable, Sendable, CustomStringConvertible {
   var description: String { String(describing: base) }
 }
 
-extension Hashable {
-  fileprivate func isEqual(to other: any Hashable & Sendable) -> Bool {
-    guard let other = other as? Self else { return false }
-    return self == other
-  }
-}
-
 /// Where an effect lives in a feature tree: the chain of child namespaces (an `ifLet` child, a
 /// `forEach` element) from the root down.
 ///

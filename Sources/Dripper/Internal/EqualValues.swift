@@ -6,8 +6,9 @@ func equalValues(_ one: Any, _ other: Any) -> Bool? {
 }
 
 extension Equatable {
-  /// Whether `other` is a value of this type equal to this one.
-  fileprivate func isEqual(to other: Any) -> Bool {
+  /// Whether `other` is a value of this type equal to this one: how two existentials compare when
+  /// the first's type is known to be `Equatable` (an `AnySendableHashable`'s base).
+  func isEqual(to other: Any) -> Bool {
     guard let other = other as? Self else { return false }
     return self == other
   }
