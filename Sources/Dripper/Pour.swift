@@ -16,8 +16,9 @@
 /// nothing waits for it, so a test or a ``PourTask`` cannot see it coming.
 public struct Pour<Action: Sendable>: Sendable {
   /// Takes an action to the Station, returning once it is reduced; `cancelled` says that the
-  /// pouring task is cancelled, and the action must be dropped.
-  let sink: @Sendable (_ action: Action, _ cancelled: Bool) async -> Void
+  /// pouring task is cancelled, and the action must be dropped. It runs on its caller's executor,
+  /// saving a no-op executor switch per pour (see `StateHandler+EffectTasks.swift`).
+  let sink: nonisolated(nonsending) @Sendable (_ action: Action, _ cancelled: Bool) async -> Void
 
   /// Creates a pour that hands actions to `sink`, for testing effects on their own.
   ///
@@ -31,7 +32,8 @@ public struct Pour<Action: Sendable>: Sendable {
     }
   }
 
-  init(sink: @escaping @Sendable (_ action: Action, _ cancelled: Bool) async -> Void) {
+  init(sink: nonisolated(nonsending) @escaping @Sendable (_ action: Action, _ cancelled: Bool) async -> Void)
+  {
     self.sink = sink
   }
 

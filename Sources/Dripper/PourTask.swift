@@ -13,7 +13,7 @@ protocol PourTaskHost: AnyObject, Sendable {
   /// Whether any pour has effects in flight.
   var hasPoursWithEffects: Bool { get }
   /// Waits until the pour's effects have ended; cancelling the waiting task cancels them.
-  func waitForPour(_ pour: PourNumber) async
+  nonisolated(nonsending) func waitForPour(_ pour: PourNumber) async
   /// Cancels the pour's effects.
   func cancel(pour: PourNumber)
   /// Whether the pour was cancelled, or the Station is gone.

@@ -291,7 +291,7 @@ extension StateHandler: PourTaskHost {
   nonisolated var hasPoursWithEffects: Bool { effects.hasPoursWithEffects }
 
   @usableFromInline
-  nonisolated func waitForPour(_ pour: PourNumber) async {
+  nonisolated(nonsending) func waitForPour(_ pour: PourNumber) async {
     // Parks at once. Yielding first, so that this thread might run the effect just started, made
     // the round trip slower (`dripper-bench --filter effects`: 7.3x a bare task with two yields,
     // 5.1-5.4x without, in one and two runs): each yield requeues this task behind a thread that

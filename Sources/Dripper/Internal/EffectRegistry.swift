@@ -70,7 +70,7 @@ final class EffectRegistry: Sendable {
 
   /// Waits until every effect of a pour has ended. Cancelling the waiting task cancels them, with
   /// `cancel`.
-  func waitForPour(_ pour: PourNumber, cancel: @Sendable () -> Void) async {
+  nonisolated(nonsending) func waitForPour(_ pour: PourNumber, cancel: @Sendable () -> Void) async {
     await withTaskCancellationHandler {
       await withUnsafeContinuation { continuation in
         let waiting = state.withLock { $0.waitForPour(pour, continuation) }
