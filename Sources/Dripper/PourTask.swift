@@ -8,10 +8,9 @@ typealias PourNumber = UInt64
 /// What a ``PourTask`` needs from the Station that made it.
 @usableFromInline
 protocol PourTaskHost: AnyObject, Sendable {
-  /// Returns once every action poured so far has been reduced.
-  func reduce(through number: PourNumber) async
-  /// Whether any pour has effects in flight.
-  var hasPoursWithEffects: Bool { get }
+  /// Returns once every action poured so far has been reduced, and whether pour `number` may have
+  /// effects in flight: `false` means that it has none, and never will.
+  func reduce(through number: PourNumber) async -> Bool
   /// Waits until the pour's effects have ended; cancelling the waiting task cancels them.
   nonisolated(nonsending) func waitForPour(_ pour: PourNumber) async
   /// Cancels the pour's effects.
@@ -46,8 +45,7 @@ public struct PourTask: Hashable, Sendable {
   /// lifetime of a task ties its effects to it too.
   @inlinable
   public func finish() async {
-    await host.reduce(through: number)
-    if host.hasPoursWithEffects {
+    if await host.reduce(through: number) {
       await host.waitForPour(number)
     }
   }

@@ -21,6 +21,7 @@ extension StateHandler {
   /// Starts the effect a reduction returned, on the actor: its sends are reduced next.
   @usableFromInline
   func perform(_ effect: Effect<Action>, pour: PourNumber) {
+    if pour > lastPourWithEffects { lastPourWithEffects = pour }
     var sends: [Send] = []
     start(effect, in: EffectContext(pour: pour), under: nil, sending: &sends)
     // Most effects send nothing at once (a `run`): skip the generic append, which looks up the

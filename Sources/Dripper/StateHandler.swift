@@ -65,6 +65,9 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
   /// Actions sent with `Effect.send` by the reduction in progress, reduced before the next batch
   /// item.
   @usableFromInline @exclusivity(unchecked) var followUps: [Send] = []
+  /// The highest number of a pour whose reduction, or an action its effects sent, started an
+  /// effect (see ``reduce(through:)``).
+  @usableFromInline @exclusivity(unchecked) var lastPourWithEffects: PourNumber = 0
 
   /// Keeps the fields above off the line of whatever the allocator places after the handler.
   @usableFromInline let trailingGap = ContentionGap()
@@ -282,13 +285,14 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
 }
 
 extension StateHandler: PourTaskHost {
+  /// A pour whose reduction started no effect has none and never will: its effects are the only
+  /// way more could start under its number. So a pour numbered above the last one that started an
+  /// effect needs no look at the registry, whatever else runs (a timer, a subscription).
   @usableFromInline
-  func reduce(through number: PourNumber) {
+  func reduce(through number: PourNumber) -> Bool {
     drainMailbox()
+    return lastPourWithEffects >= number && effects.hasPoursWithEffects
   }
-
-  @usableFromInline
-  nonisolated var hasPoursWithEffects: Bool { effects.hasPoursWithEffects }
 
   @usableFromInline
   nonisolated(nonsending) func waitForPour(_ pour: PourNumber) async {

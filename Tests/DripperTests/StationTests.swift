@@ -107,6 +107,32 @@ import Testing
     #expect(await station.log == ["first"])
   }
 
+  @Test func finishWaitsForItsOwnEffectsAndNotForOtherPours() async {
+    let station = Station(initialState: Runner.State()) { Runner() }
+    let release = Gate()
+    let holding = station.pour(
+      .run(
+        .run { pour in
+          await release.wait()
+          await pour(.record("held"))
+        }))
+    // A pour that started nothing is finished once reduced, while the first pour's effect runs.
+    let plain: Void? = await withTimeout { await station.pour(.record("plain")).finish() }
+    #expect(plain != nil)
+    // A pour whose effect starts only through an action its reduction sent, and one whose effect
+    // pours an action that starts another: both effects are the pour's, and `finish()` waits.
+    await station.pour(.run(.send(.run(.run { pour in await pour(.record("sent's effect")) })))).finish()
+    #expect(await station.log == ["plain", "sent's effect"])
+    let nested = Effect<Runner.Action>.run { pour in
+      await pour(.run(.run { pour in await pour(.record("nested effect")) }))
+    }
+    await station.pour(.run(nested)).finish()
+    #expect(await station.log == ["plain", "sent's effect", "nested effect"])
+    release.open()
+    await holding.finish()
+    #expect(await station.log == ["plain", "sent's effect", "nested effect", "held"])
+  }
+
   // MARK: - Cancellation and lifetime (guarantee 5)
 
   @Test func cancellingAPourTaskCancelsItsEffectsAndFinishReturns() async {
