@@ -71,13 +71,9 @@ final class EffectRegistry: Sendable {
   /// Waits until every effect of a pour has ended. Cancelling the waiting task cancels them, with
   /// `cancel`.
   ///
-  /// A pour with no effect left returns after one look under the lock, without the continuation
-  /// and the cancellation handler: while any other pour's effect runs (a timer, a subscription),
-  /// every awaited pour comes here, and most of them started no effect. Setting both up and
-  /// tearing them down made such a pour 2.5x as slow (`dripper-bench --filter core`, the row with
-  /// an effect running).
+  /// Only a pour that may have effects comes here: the actor tells ``PourTask/finish()`` which
+  /// pours started none (see `StateHandler.reduce(through:)`).
   nonisolated(nonsending) func waitForPour(_ pour: PourNumber, cancel: @Sendable () -> Void) async {
-    guard state.withLock({ $0.hasEffects(pour: pour) }) else { return }
     await withTaskCancellationHandler {
       await withUnsafeContinuation { continuation in
         let waiting = state.withLock { $0.waitForPour(pour, continuation) }

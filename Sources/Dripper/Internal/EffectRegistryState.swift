@@ -384,11 +384,6 @@ struct EffectRegistryState<Work> {
 
   // MARK: - Waiting
 
-  /// Whether a pour has effects that have not ended.
-  func hasEffects(pour: PourNumber) -> Bool {
-    pours.index(forKey: pour) != nil
-  }
-
   /// Adds a waiter for the end of a pour's effects; returns `false` if it has none left.
   mutating func waitForPour(
     _ pour: PourNumber, _ continuation: UnsafeContinuation<Void, Never>
