@@ -164,8 +164,8 @@ func coreRows(_ options: BenchmarkOptions) async -> [Row] {
 }
 
 /// Runs one path in a loop, for a profiler (`perf record`): `--profile-MODE`, MODE one of the cases
-/// below (`sync`, `discard`, `awaited`, `awaitedbusy`, `binding`, `unread`, `overridden`, `foreach`, `scope`,
-/// `stack`, `roundtrip`, `cancellables`, …).
+/// below (`sync`, `discard`, `awaited`, `awaitedbusy`, `binding`, `unread`, `overridden`,
+/// `foreach`, `scope`, `stack`, `roundtrip`, `cancellables`, …).
 /// Returns `false` for an unknown mode.
 func profile(_ mode: String) async -> Bool {
   let station = Station(initialState: BenchCounter.State()) { BenchCounter() }

@@ -140,8 +140,12 @@ struct EffectRegistryState<Work> {
     guard !isClosed else { return nil }
     if let pour = request.pour, cancelledPours.contains(pour) { return nil }
     if let parent = request.parent {
-      guard let slot = slots[parent], !slot.cancelled else { return nil }
-      slots.update(parent) { $0.children += 1 }
+      let adopted = slots.update(parent) { slot in
+        guard !slot.cancelled else { return false }
+        slot.children += 1
+        return true
+      }
+      guard adopted == true else { return nil }
     }
     let id = slots.insert(
       Slot(
@@ -172,18 +176,17 @@ struct EffectRegistryState<Work> {
 
   /// The slot's task has ended.
   mutating func taskEnded(_ id: EffectSlotID, _ after: inout EffectRegistryAftermath<Work>) {
-    guard slots.contains(id) else { return }
-    slots.update(id) { slot in
+    let found: Void? = slots.update(id) { slot in
       slot.taskLive = false
       slot.task = nil
     }
+    guard found != nil else { return }
     endIfDone(id, &after)
   }
 
   /// Removes the guard put on a slot when it was reserved or given work to start.
   mutating func release(_ id: EffectSlotID, _ after: inout EffectRegistryAftermath<Work>) {
-    guard slots.contains(id) else { return }
-    slots.update(id) { $0.children -= 1 }
+    guard slots.update(id, { $0.children -= 1 }) != nil else { return }
     endIfDone(id, &after)
   }
 
@@ -260,8 +263,7 @@ struct EffectRegistryState<Work> {
       if !windowOf.isEmpty, windowOf[id] != nil { windowSlotEnded(id, role: slot.role, &after) }
       if slot.isWork { leave(slot.pour, id, &after) }
       let parent = slot.parent
-      guard parent != 0, slots.contains(parent) else { continue }
-      slots.update(parent) { $0.children -= 1 }
+      guard parent != 0, slots.update(parent, { $0.children -= 1 }) != nil else { continue }
       switch nextStep(for: parent) {
       case .keep: continue
       case .startNextPart: startNextPart(of: parent, &after)

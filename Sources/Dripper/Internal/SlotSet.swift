@@ -57,25 +57,12 @@ struct SlotSet: Sequence, Sendable {
     }
   }
 
-  /// Iterates without allocating: an `AnyIterator` boxes its base on the heap.
-  struct Iterator: IteratorProtocol {
-    fileprivate var one: EffectSlotID?
-    fileprivate var many: Set<EffectSlotID>.Iterator?
-
-    mutating func next() -> EffectSlotID? {
-      if let slot = one {
-        one = nil
-        return slot
-      }
-      return many?.next()
-    }
-  }
-
-  func makeIterator() -> Iterator {
+  /// Iterates without allocating: an `AnyIterator` would box its base on the heap.
+  func makeIterator() -> InlineFirstIterator<Set<EffectSlotID>.Iterator> {
     switch storage {
-    case .empty: Iterator(one: nil, many: nil)
-    case .one(let slot): Iterator(one: slot, many: nil)
-    case .many(let set): Iterator(one: nil, many: set.makeIterator())
+    case .empty: InlineFirstIterator(first: nil, rest: nil)
+    case .one(let slot): InlineFirstIterator(first: slot, rest: nil)
+    case .many(let set): InlineFirstIterator(first: nil, rest: set.makeIterator())
     }
   }
 }

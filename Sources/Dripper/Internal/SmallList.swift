@@ -1,7 +1,8 @@
 /// A list that keeps its first element inline and allocates only for a second.
 ///
-/// The registry's lists of continuations to resume hold one waiter nearly always (the caller of
-/// `PourTask.finish()`): as arrays they cost an allocation each time an effect ends.
+/// For the registry's lists that nearly always hold one element: an effect's keys (its one id),
+/// a pour's waiters (the caller of `PourTask.finish()`), the tasks and continuations an event
+/// cancels or resumes. As arrays they cost an allocation each time an effect starts or ends.
 struct SmallList<Element>: Sequence {
   private var first: Element?
   private var rest: [Element] = []
@@ -22,20 +23,24 @@ struct SmallList<Element>: Sequence {
     for element in other { append(element) }
   }
 
-  struct Iterator: IteratorProtocol {
-    fileprivate var first: Element?
-    fileprivate var rest: IndexingIterator<[Element]>
-
-    mutating func next() -> Element? {
-      if let element = first {
-        first = nil
-        return element
-      }
-      return rest.next()
-    }
+  func makeIterator() -> InlineFirstIterator<IndexingIterator<[Element]>> {
+    InlineFirstIterator(first: first, rest: rest.makeIterator())
   }
+}
 
-  func makeIterator() -> Iterator { Iterator(first: first, rest: rest.makeIterator()) }
+/// Iterates over an element kept inline, then over the rest: how ``SmallList`` and `SlotSet` iterate
+/// without allocating.
+struct InlineFirstIterator<Rest: IteratorProtocol>: IteratorProtocol {
+  var first: Rest.Element?
+  var rest: Rest?
+
+  mutating func next() -> Rest.Element? {
+    if let element = first {
+      first = nil
+      return element
+    }
+    return rest?.next()
+  }
 }
 
 extension SmallList: ExpressibleByArrayLiteral {
