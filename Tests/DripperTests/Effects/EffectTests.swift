@@ -29,6 +29,29 @@ import Testing
     #expect(pours.all == [.child(.done(2))])
   }
 
+  @Test func runTakesItsPriorityOrNone() async {
+    guard case .run(let prioritized) = Effect<Int>.run(priority: .high, operation: { _ in }).operation,
+      case .run(let plain) = Effect<Int>.run(operation: { _ in }).operation,
+      case .run(let explicitlyNone) = Effect<Int>.run(priority: nil, operation: { _ in }).operation
+    else {
+      Issue.record("expected three runs")
+      return
+    }
+    #expect(prioritized.priority == .high)
+    #expect(plain.priority == nil)
+    #expect(explicitlyNone.priority == nil)
+
+    let station = Station(initialState: TaskPriority?.none) {
+      Drip<TaskPriority?, TaskPriority?> { state, action in
+        guard let action else { return .run(priority: .high) { pour in await pour(Task.currentPriority) } }
+        state = action
+        return .none
+      }
+    }
+    await station.pour(nil).finish()
+    #expect(await station.state == .high)
+  }
+
   @Test func mergingAndConcatenatingNothingIsNothing() {
     #expect(Effect<Int>.merge().isNone)
     #expect(Effect<Int>.concatenate(.none, .none).isNone)
