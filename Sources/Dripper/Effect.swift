@@ -91,6 +91,7 @@ public struct Effect<Action: Sendable>: Sendable {
   ///     reported as a ``Diagnostic`` and the Station carries on.
   ///   - fileID: Where the effect was written, named when a test ends with it still running.
   ///   - line: The line where the effect was written.
+  @inlinable
   public static func run(
     operation: @escaping @Sendable (_ pour: Pour<Action>) async throws -> Void,
     catch handler: (@Sendable (_ error: any Error, _ pour: Pour<Action>) async -> Void)? = nil,
@@ -121,6 +122,7 @@ public struct Effect<Action: Sendable>: Sendable {
   ///     reported as a ``Diagnostic`` and the Station carries on.
   ///   - fileID: Where the effect was written, named when a test ends with it still running.
   ///   - line: The line where the effect was written.
+  @inlinable
   public static func run(
     priority: TaskPriority?,
     operation: @escaping @Sendable (_ pour: Pour<Action>) async throws -> Void,

@@ -16,15 +16,17 @@ import Synchronization
 /// switches per effect round trip instead of 16, of which four are real hops (onto the actor and
 /// off it, for the awaited pour and for the effect's pour); one fewer for each `await pour(x)`.
 extension StateHandler {
-  /// Starts the task of a `run` effect in `slot`.
+  /// Starts the task of a `run` effect, in its slot.
   ///
   /// The task and the effect's ``Pour`` share one object, the ``RunningEffect``, rather than each
-  /// capturing the parts in a context of its own. The task is started with a closure literal, not
-  /// through ``spawn(priority:_:)``: passed through a function, the operation is wrapped in a
-  /// thunk, one allocation, whose frames overflowed the first slab of the task's allocator, a
-  /// second one.
-  nonisolated func startTask(of run: EffectRun<Action>, in context: EffectContext, slot: EffectSlotID) {
-    let effect = RunningEffect(handler: self, origin: run.origin, pour: context.pour, slot: slot)
+  /// capturing the parts in a context of its own; the caller makes it, in code compiled for the
+  /// Station's types where it can, since in generic code making it looks up its metadata. The
+  /// task is started with a closure literal, not through ``spawn(priority:_:)``: passed through a
+  /// function, the operation is wrapped in a thunk, one allocation, whose frames overflowed the
+  /// first slab of the task's allocator, a second one.
+  @usableFromInline
+  nonisolated func startTask(_ effect: RunningEffect<State, Action>, running run: EffectRun<Action>) {
+    let slot = effect.slot
     let task =
       if let executor {
         Task.detached(executorPreference: executor, priority: run.priority) { await effect.main(run) }
@@ -188,6 +190,7 @@ extension StateHandler {
 /// It does not hold the `run`: only the task keeps the operation. A pour the operation stores
 /// somewhere keeps this object alive; were the operation held here too, the two would keep each
 /// other alive for ever.
+@usableFromInline
 final class RunningEffect<State: Sendable, Action: Sendable>: Sendable {
   let handler: StateHandler<State, Action>
   let origin: EffectOrigin
@@ -195,6 +198,7 @@ final class RunningEffect<State: Sendable, Action: Sendable>: Sendable {
   let slot: EffectSlotID
   let ended = Atomic<Bool>(false)
 
+  @usableFromInline
   init(handler: StateHandler<State, Action>, origin: EffectOrigin, pour: PourNumber, slot: EffectSlotID) {
     self.handler = handler
     self.origin = origin

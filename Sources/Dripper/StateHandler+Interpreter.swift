@@ -19,9 +19,25 @@ extension StateHandler {
   }
 
   /// Starts the effect a reduction returned, on the actor: its sends are reduced next.
-  @usableFromInline
+  ///
+  /// Inlinable, so that it is compiled for the Station's types where the Station is created: a
+  /// `run` at the top of the effect, the common case, starts here, without the walk below, whose
+  /// generic code looked up generic metadata at several of its steps (the effect, the list of
+  /// sends, the effect's task object).
+  @inlinable
   func perform(_ effect: Effect<Action>, pour: PourNumber) {
     if pour > lastPourWithEffects { lastPourWithEffects = pour }
+    if case .run(let run) = effect.operation {
+      guard let slot = effects.reserveTask(pour: pour, origin: run.origin) else { return }
+      let effect = RunningEffect(handler: self, origin: run.origin, pour: pour, slot: slot)
+      return startTask(effect, running: run)
+    }
+    performTree(effect, pour: pour)
+  }
+
+  /// Starts any other effect a reduction returned, walking it.
+  @usableFromInline
+  func performTree(_ effect: Effect<Action>, pour: PourNumber) {
     var sends: [Send] = []
     start(effect, in: EffectContext(pour: pour), under: nil, sending: &sends)
     // Most effects send nothing at once (a `run`): skip the generic append, which looks up the
@@ -44,7 +60,8 @@ extension StateHandler {
     case .run(let run):
       let request = slot(.task, in: context, under: parent, origin: run.origin)
       guard let slot = reserve(request, &sends) else { return }
-      startTask(of: run, in: context, slot: slot)
+      let effect = RunningEffect(handler: self, origin: run.origin, pour: context.pour, slot: slot)
+      startTask(effect, running: run)
     case .merge(let effects):
       for effect in effects { start(effect, in: context, under: parent, sending: &sends) }
     case .concatenate(let parts):

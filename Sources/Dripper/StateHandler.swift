@@ -25,7 +25,7 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
   @usableFromInline nonisolated let boxedDependencies: DependencyBox
   /// Where pours wait; an object of its own, written by every pour (see ``Mailbox``).
   @usableFromInline nonisolated let mailbox = Mailbox<Action>()
-  nonisolated let effects = EffectRegistry()
+  @usableFromInline nonisolated let effects = EffectRegistry()
   /// In a Station watched by a test, the executor every task of the Station runs on, which knows
   /// when they have nothing left to run (see ``WatchedExecutor``); `nil` otherwise.
   @usableFromInline nonisolated let executor: WatchedExecutor?

@@ -6,8 +6,9 @@ final class EffectRun<Action: Sendable>: Sendable {
   let handler: (@Sendable (any Error, Pour<Action>) async -> Void)?
   /// The dependencies in force where the effect was created.
   let dependencies: DependencyValues
-  let origin: EffectOrigin
+  @usableFromInline let origin: EffectOrigin
 
+  @usableFromInline
   init(
     priority: TaskPriority?, operation: @escaping @Sendable (Pour<Action>) async throws -> Void,
     handler: (@Sendable (any Error, Pour<Action>) async -> Void)?, dependencies: DependencyValues,

@@ -14,6 +14,7 @@ struct EffectWork: Sendable {
 /// Each method decides under the lock, then cancels tasks and resumes continuations after
 /// releasing it. Work the decision starts (a `concatenate`'s next part, an effect whose turn came)
 /// is returned to the caller, the Station's interpreter, which alone knows how to start an effect.
+@usableFromInline
 final class EffectRegistry: Sendable {
   typealias Work = EffectWork
 
@@ -43,6 +44,15 @@ final class EffectRegistry: Sendable {
     for task in after.cancel { task.cancel() }
     for continuation in after.resume { continuation.resume() }
     return (result, after.start)
+  }
+
+  /// Makes the slot of a `run` effect at the top of a reduction's effect (see
+  /// `StateHandler.perform(_:pour:)`), or returns `nil` when it must not start.
+  @usableFromInline
+  func reserveTask(pour: PourNumber, origin: EffectOrigin) -> EffectSlotID? {
+    update { state, _ in
+      state.reserve(.init(role: .task, pour: pour, parent: nil, keys: SmallList(), origin: origin))
+    }.0
   }
 
   /// Reads the state under the lock.
