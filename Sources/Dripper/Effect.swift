@@ -2,7 +2,7 @@
 /// pours actions back into the Station.
 ///
 /// A reduction returns ``none`` when there is nothing to do, ``send(_:)`` to reduce another action
-/// right away, or ``run(operation:catch:fileID:line:)`` for asynchronous work. Effects
+/// right away, or ``run(priority:operation:catch:fileID:line:)`` for asynchronous work. Effects
 /// compose with ``merge(_:)-(Effect<Action>...)`` (run together) and ``concatenate(_:)-(Effect<Action>...)`` (run one
 /// after another), and can be made cancellable by id with ``cancellable(id:cancelInFlight:fileID:line:)``.
 ///
@@ -82,10 +82,10 @@ public struct Effect<Action: Sendable>: Sendable {
   ///
   /// The work runs in its own task with the dependencies in force where the effect was created.
   /// Cancelling it (by id, by its ``PourTask``, or by releasing the Station) cancels that task;
-  /// actions it pours after that are dropped. A `CancellationError` is not a failure. To give the
-  /// task a priority, use ``run(priority:operation:catch:fileID:line:)``.
+  /// actions it pours after that are dropped. A `CancellationError` is not a failure.
   ///
   /// - Parameters:
+  ///   - priority: The priority of the effect's task; `nil` for none.
   ///   - operation: The work. ``Pour/callAsFunction(_:)`` returns once the action is reduced.
   ///   - handler: Turns an error thrown by `operation` into actions. Without one, the error is
   ///     reported as a ``Diagnostic`` and the Station carries on.
@@ -93,38 +93,7 @@ public struct Effect<Action: Sendable>: Sendable {
   ///   - line: The line where the effect was written.
   @inlinable
   public static func run(
-    operation: @escaping @Sendable (_ pour: Pour<Action>) async throws -> Void,
-    catch handler: (@Sendable (_ error: any Error, _ pour: Pour<Action>) async -> Void)? = nil,
-    fileID: StaticString = #fileID,
-    line: UInt = #line
-  ) -> Self {
-    // Two functions rather than one with `priority: TaskPriority? = nil`: `TaskPriority` is a
-    // resilient type, whose size is known only at run time, so a default argument of its type
-    // made every reduction of a dripper that returns `.run` anywhere look up its metadata and grow
-    // its stack frame by that size, whichever action it reduced: a tenth of an awaited pour
-    // (`dripper-bench --profile-awaited`, alternating: 111-120 ns before, 101-107 after).
-    run(priority: nil, operation: operation, catch: handler, fileID: fileID, line: line)
-  }
-
-  /// Runs asynchronous work that can pour actions back into the Station, in a task of the given
-  /// priority: ``run(operation:catch:fileID:line:)`` with a priority.
-  ///
-  /// ```swift
-  /// return .run(priority: .background) { pour in
-  ///   await pour(.indexed(try await index.rebuild()))
-  /// }
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - priority: The priority of the effect's task; `nil` for that of the task that reduces.
-  ///   - operation: The work. ``Pour/callAsFunction(_:)`` returns once the action is reduced.
-  ///   - handler: Turns an error thrown by `operation` into actions. Without one, the error is
-  ///     reported as a ``Diagnostic`` and the Station carries on.
-  ///   - fileID: Where the effect was written, named when a test ends with it still running.
-  ///   - line: The line where the effect was written.
-  @inlinable
-  public static func run(
-    priority: TaskPriority?,
+    priority: TaskPriority? = nil,
     operation: @escaping @Sendable (_ pour: Pour<Action>) async throws -> Void,
     catch handler: (@Sendable (_ error: any Error, _ pour: Pour<Action>) async -> Void)? = nil,
     fileID: StaticString = #fileID,

@@ -16,16 +16,24 @@ import Synchronization
 /// switches per effect round trip instead of 16, of which four are real hops (onto the actor and
 /// off it, for the awaited pour and for the effect's pour); one fewer for each `await pour(x)`.
 extension StateHandler {
-  /// Starts the task of a `run` effect, in its slot.
+  /// Starts the task of a `run` effect of `pour` in `slot`.
   ///
   /// The task and the effect's ``Pour`` share one object, the ``RunningEffect``, rather than each
-  /// capturing the parts in a context of its own; the caller makes it, in code compiled for the
-  /// Station's types where it can, since in generic code making it looks up its metadata. The
-  /// task is started with a closure literal, not through ``spawn(priority:_:)``: passed through a
-  /// function, the operation is wrapped in a thunk, one allocation, whose frames overflowed the
-  /// first slab of the task's allocator, a second one.
+  /// capturing the parts in a context of its own. It is made here, inlinable, so that where the
+  /// caller is compiled for the Station's types (`perform(_:pour:)`), making it looks up no
+  /// metadata.
+  @inlinable
+  nonisolated func startTask(of run: EffectRun<Action>, pour: PourNumber, slot: EffectSlotID) {
+    spawnTask(of: RunningEffect(handler: self, origin: run.origin, pour: pour, slot: slot), running: run)
+  }
+
+  /// Starts the task of a `run` effect: see ``startTask(of:pour:slot:)``.
+  ///
+  /// The task is started with a closure literal, not through ``spawn(priority:_:)``: passed
+  /// through a function, the operation is wrapped in a thunk, one allocation, whose frames
+  /// overflowed the first slab of the task's allocator, a second one.
   @usableFromInline
-  nonisolated func startTask(_ effect: RunningEffect<State, Action>, running run: EffectRun<Action>) {
+  nonisolated func spawnTask(of effect: RunningEffect<State, Action>, running run: EffectRun<Action>) {
     let slot = effect.slot
     let task =
       if let executor {

@@ -1,4 +1,4 @@
-/// The work of a ``Effect/run(operation:catch:fileID:line:)`` effect.
+/// The work of a ``Effect/run(priority:operation:catch:fileID:line:)`` effect.
 @usableFromInline
 final class EffectRun<Action: Sendable>: Sendable {
   let priority: TaskPriority?
