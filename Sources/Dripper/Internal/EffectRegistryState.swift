@@ -116,8 +116,9 @@ struct EffectRegistryState<Work> {
     isClosed || cancelledPours.contains(pour)
   }
 
-  func isLive(_ id: EffectSlotID) -> Bool {
-    slots[id].map { !$0.cancelled } ?? false
+  /// Whether the slot is there and not cancelled. Mutating only to read the slot in place.
+  mutating func isLive(_ id: EffectSlotID) -> Bool {
+    slots.update(id) { !$0.cancelled } ?? false
   }
 
   // MARK: - Starting
@@ -152,10 +153,12 @@ struct EffectRegistryState<Work> {
         origin: request.origin, keys: request.keys, task: nil, pour: request.pour ?? 0,
         parent: request.parent ?? 0, children: request.guarded ? 1 : 0, role: request.role,
         taskLive: request.role == .task || request.role == .timer))
-    for key in request.keys {
-      keys.modify(key, default: KeyEntry()) { entry in
-        entry.carriers.insert(id)
-        if request.role.isActive { entry.active += 1 }
+    if !request.keys.isEmpty {
+      for key in request.keys {
+        keys.modify(key, default: KeyEntry()) { entry in
+          entry.carriers.insert(id)
+          if request.role.isActive { entry.active += 1 }
+        }
       }
     }
     if let pour = request.pour {
@@ -217,13 +220,19 @@ struct EffectRegistryState<Work> {
     case end
   }
 
-  private func nextStep(for id: EffectSlotID) -> NextStep {
-    guard let slot = slots[id], slot.children == 0, !slot.taskLive else { return .keep }
-    switch slot.role {
+  /// Mutating only to read the slot in place, without copying its keys and task.
+  private mutating func nextStep(for id: EffectSlotID) -> NextStep {
+    let found = slots.update(id) { slot in
+      (idle: slot.children == 0 && !slot.taskLive, role: slot.role, cancelled: slot.cancelled)
+    }
+    guard let found, found.idle else { return .keep }
+    switch found.role {
     case .waiting, .window, .delivery:
       return .keep
     case .task, .timer, .join:
-      if !slot.cancelled, let sequence = sequences[id], sequence.next < sequence.parts.count {
+      if !found.cancelled, !sequences.isEmpty, let sequence = sequences[id],
+        sequence.next < sequence.parts.count
+      {
         return .startNextPart
       }
       return .end
@@ -256,7 +265,11 @@ struct EffectRegistryState<Work> {
       next = nil
       guard let slot = slots.remove(id) else { return }
       if slot.role == .waiting { pending[id] = nil }
-      for key in slot.keys { unfile(id, from: key, wasActive: slot.role.isActive && !slot.cancelled, &after) }
+      if !slot.keys.isEmpty {
+        for key in slot.keys {
+          unfile(id, from: key, wasActive: slot.role.isActive && !slot.cancelled, &after)
+        }
+      }
       if !sequences.isEmpty, let sequence = sequences.removeValue(forKey: id) {
         for key in sequence.upcomingKeys { forgetUpcoming(id, under: key) }
       }
@@ -364,16 +377,22 @@ struct EffectRegistryState<Work> {
   }
 
   private mutating func cancelSlot(_ id: EffectSlotID, _ after: inout EffectRegistryAftermath<Work>) {
-    guard let slot = slots[id], !slot.cancelled else { return }
-    slots.update(id) { $0.cancelled = true }
+    // Read in place: what a cancelled slot needs, not a copy of the whole slot.
+    let found = slots.update(id) {
+      slot -> (role: Role, task: Task<Void, Never>?, held: SmallList<EffectKey>)? in
+      guard !slot.cancelled else { return nil }
+      slot.cancelled = true
+      return (slot.role, slot.task, slot.role.isActive ? slot.keys : SmallList())
+    }
+    guard let found = found ?? nil else { return }
     // A cancelled effect no longer holds its ids, even while its task winds down: the next effect
     // under them is admitted at once, as after TCA's `cancel(id:)`.
-    if slot.role.isActive {
-      for key in slot.keys { release(key, &after) }
+    if !found.held.isEmpty {
+      for key in found.held { release(key, &after) }
     }
-    switch slot.role {
+    switch found.role {
     case .task, .timer:
-      if let task = slot.task { after.cancel.append(task) }
+      if let task = found.task { after.cancel.append(task) }
     case .join:
       sequences[id]?.next = .max
       endIfDone(id, &after)

@@ -2,114 +2,123 @@
 /// lookup costs an index and a comparison, never a hash, and an id kept after its slot ended (by a
 /// queue, a timer, a task) never reaches the slot that reuses the index.
 ///
-/// Freed indices are reused, last freed first; the array gives back the free entries at its end
-/// once fewer than a quarter of its entries are in use, and its storage when it empties, unless
-/// that holds at most ``retainedCapacity`` entries: a registry that runs one effect at a time
-/// allocates nothing for its slot each time.
+/// Freed indices are reused, last freed first. The generations sit in an array of their own, of a
+/// trivial type, and say whether an entry is in use: odd while it is, even while it is free (each
+/// insertion and each removal adds one). Checking an id then reads one number and never looks at
+/// the element: testing an optional element for `nil` copies it, and the registry's slots hold
+/// keys and a task, which the copy retains and releases. Elements are changed in place and moved
+/// out when removed. The arrays give back the free
+/// entries at their end once fewer than a quarter of the entries are in use, and their storage
+/// when the table empties, unless it holds at most ``retainedCapacity`` entries: a registry that
+/// runs one effect at a time allocates nothing, and does no work beyond the slot itself, each time.
 struct SlotTable<Element> {
-  fileprivate struct Entry {
-    var generation: UInt32
-    var element: Element?
-  }
-
-  private var entries: [Entry] = []
+  private var generations: [UInt32] = []
+  private var elements: [Element?] = []
   private var free: [UInt32] = []
   private(set) var count = 0
+  /// Even, and at least the generation of every index dropped so far: new indices start past it.
+  private var generationFloor: UInt32 = 0
 
   init() {}
 
+  /// How many entries an emptied table keeps room for.
+  static var retainedCapacity: Int { 64 }
+
   /// The id of the entry at `index` in `generation`. Ids start at 1: 0 means "no slot".
-  private static func id(index: UInt32, generation: UInt32) -> EffectSlotID {
+  private static func id(index: Int, generation: UInt32) -> EffectSlotID {
     (UInt64(generation) << 32) | UInt64(index + 1)
   }
 
-  private static func location(of id: EffectSlotID) -> (index: Int, generation: UInt32)? {
+  /// The index of the entry `id` names, if it is still that entry's generation: then the entry is
+  /// in use, since ids are only made of odd generations.
+  @inline(__always)
+  private func index(of id: EffectSlotID) -> Int? {
     let low = UInt32(truncatingIfNeeded: id)
     guard low > 0 else { return nil }
-    return (Int(low - 1), UInt32(truncatingIfNeeded: id >> 32))
+    let index = Int(low - 1)
+    guard index < generations.count, generations[index] == UInt32(truncatingIfNeeded: id >> 32) else {
+      return nil
+    }
+    return index
   }
 
   /// Stores `element` and returns its new id.
-  mutating func insert(_ element: Element) -> EffectSlotID {
+  mutating func insert(_ element: consuming Element) -> EffectSlotID {
     count += 1
-    if let index = free.popLast() {
-      entries[Int(index)].element = element
-      return Self.id(index: index, generation: entries[Int(index)].generation)
+    if let index = free.popLast().map(Int.init) {
+      elements[index] = element
+      generations[index] &+= 1
+      return Self.id(index: index, generation: generations[index])
     }
-    entries.append(Entry(generation: generationFloor, element: element))
-    return Self.id(index: UInt32(entries.count - 1), generation: generationFloor)
+    generations.append(generationFloor &+ 1)
+    elements.append(element)
+    return Self.id(index: elements.count - 1, generation: generationFloor &+ 1)
   }
 
+  /// A copy of the element with `id`: for inspection. The registry's hot paths use
+  /// ``update(_:_:)``, which copies nothing.
   subscript(id: EffectSlotID) -> Element? {
     guard let index = index(of: id) else { return nil }
-    return entries[index].element
+    return elements[index]
   }
 
   /// Whether the table holds an element with `id`.
   func contains(_ id: EffectSlotID) -> Bool {
-    guard let index = index(of: id) else { return false }
-    return entries[index].element != nil
+    index(of: id) != nil
   }
 
-  /// Changes the element with `id` in place; returns `nil`, changing nothing, if there is none.
+  /// Changes (or reads) the element with `id` in place; returns `nil`, calling nothing, if there
+  /// is none.
   ///
   /// A method, not a `_modify` accessor: a coroutine the optimizer does not inline allocates its
   /// frame on the heap, at every change made to a slot.
   @discardableResult
   @inline(__always)
   mutating func update<Result>(_ id: EffectSlotID, _ body: (inout Element) -> Result) -> Result? {
-    guard let index = index(of: id), entries[index].element != nil else { return nil }
-    return body(&entries[index].element!)
+    guard let index = index(of: id) else { return nil }
+    return body(&elements[index]!)
   }
 
-  /// The index of the entry `id` names, if it is still that entry's generation.
-  private func index(of id: EffectSlotID) -> Int? {
-    guard let (index, generation) = Self.location(of: id), index < entries.count,
-      entries[index].generation == generation
-    else { return nil }
-    return index
-  }
-
-  /// Removes the element with `id`, returning it.
+  /// Removes the element with `id`, moving it out.
   mutating func remove(_ id: EffectSlotID) -> Element? {
-    guard let index = index(of: id), let element = entries[index].element else { return nil }
-    entries[index].element = nil
-    entries[index].generation &+= 1
+    guard let index = index(of: id) else { return nil }
+    let element = elements[index].take()
+    generations[index] &+= 1
     count -= 1
+    free.append(UInt32(index))
     if count == 0 {
-      for entry in entries { generationFloor = max(generationFloor, entry.generation) }
-      entries.removeAll(keepingCapacity: entries.capacity <= Self.retainedCapacity)
-      free.removeAll(keepingCapacity: free.capacity <= Self.retainedCapacity)
-    } else {
-      free.append(UInt32(index))
-      if entries.count > 1_024, count * 4 < entries.count { compactTail() }
+      if elements.count > Self.retainedCapacity { release() }
+    } else if elements.count > 1_024, count * 4 < elements.count {
+      compactTail()
     }
     return element
   }
 
-  /// Drops free entries at the end of the array, giving their memory back. Indices appended
-  /// later start from a generation past every dropped one, so that no kept id matches them.
+  /// Gives back the storage of an empty table. Indices appended later start from a generation past
+  /// every dropped one, so that no kept id matches them.
+  private mutating func release() {
+    generationFloor = max(generationFloor, generations.max() ?? 0)
+    generations = []
+    elements = []
+    free = []
+  }
+
+  /// Drops free entries at the end of the arrays, giving their memory back, as ``release()`` does.
   private mutating func compactTail() {
-    var last = entries.count
-    while last > 0, entries[last - 1].element == nil { last -= 1 }
-    guard last < entries.count else { return }
-    for entry in entries[last...] { generationFloor = max(generationFloor, entry.generation) }
-    entries = Array(entries[..<last])
+    var last = elements.count
+    while last > 0, generations[last - 1] & 1 == 0 { last -= 1 }
+    guard last < elements.count else { return }
+    generationFloor = max(generationFloor, generations[last...].max() ?? 0)
+    generations = Array(generations[..<last])
+    elements = Array(elements[..<last])
     free.removeAll { Int($0) >= last }
   }
 
-  /// The generation new indices start at: past that of every index dropped so far.
-  private var generationFloor: UInt32 = 0
-
-  /// How many entries an emptied table keeps room for.
-  static var retainedCapacity: Int { 64 }
-
   /// The ids and elements, in no particular order.
   var all: [(id: EffectSlotID, element: Element)] {
-    entries.indices.compactMap { index in
-      entries[index].element.map {
-        (Self.id(index: UInt32(index), generation: entries[index].generation), $0)
-      }
+    elements.indices.compactMap { index in
+      generations[index] & 1 == 0
+        ? nil : (Self.id(index: index, generation: generations[index]), elements[index]!)
     }
   }
 }
@@ -120,4 +129,3 @@ extension EffectSlotID {
 }
 
 extension SlotTable: Sendable where Element: Sendable {}
-extension SlotTable.Entry: Sendable where Element: Sendable {}

@@ -170,6 +170,26 @@ import Testing
     #expect(table[second] == 2)
   }
 
+  @Test func idsKeptAcrossAReleaseOrACompactionNeverReachANewSlot() {
+    var table = SlotTable<Int>()
+    // Past the retained capacity, emptying the table gives its storage back.
+    let released = (0..<100).map { table.insert($0) }
+    for id in released { #expect(table.remove(id) != nil) }
+    // Over 1,024 entries and under a quarter in use, the free tail is dropped.
+    let compacted = (0..<2_000).map { table.insert($0) }
+    for id in compacted.dropFirst(100) { _ = table.remove(id) }
+    #expect(table.count == 100)
+    let fresh = (0..<2_000).map { table.insert(10_000 + $0) }
+    for id in released + compacted.dropFirst(100) {
+      #expect(!table.contains(id))
+      #expect(table[id] == nil)
+      #expect(table.update(id) { $0 = -1 } == nil)
+    }
+    #expect(Set(fresh).count == fresh.count)
+    #expect(fresh.allSatisfy { table[$0].map { $0 >= 10_000 } == true })
+    #expect(compacted.prefix(100).enumerated().allSatisfy { table[$0.element] == $0.offset })
+  }
+
   @Test func smallListsAndSlotSetsKeepEveryElement() {
     for count in [0, 1, 2, 5] {
       var list = SmallList<Int>()
