@@ -35,7 +35,10 @@ extension StateHandler {
   }
 
   /// Starts any other effect a reduction returned, walking it.
-  @usableFromInline
+  ///
+  /// Inlinable too: in generic code, making its empty list of sends looked up the metadata of
+  /// `Send`, a type nested in the generic handler, at every reduction with an effect.
+  @inlinable
   func performTree(_ effect: Effect<Action>, pour: PourNumber) {
     var sends: [Send] = []
     start(effect, in: EffectContext(pour: pour), under: nil, sending: &sends)
@@ -47,6 +50,7 @@ extension StateHandler {
   /// Walks `effect` in `context` under `parent` (`nil` at the top of a reduction's effect),
   /// reserving a slot for each part that runs or waits, and appending the actions it sends to
   /// `sends`.
+  @usableFromInline
   nonisolated func start(
     _ effect: Effect<Action>, in context: EffectContext, under parent: EffectSlotID?,
     sending sends: inout [Send]
