@@ -41,8 +41,12 @@ final class EffectRegistry: Sendable {
       poursWithEffects.store(state.pours.count, ordering: .releasing)
       return (result, after)
     }
-    for task in after.cancel { task.cancel() }
-    for continuation in after.resume { continuation.resume() }
+    if !after.cancel.isEmpty {
+      for task in after.cancel { task.cancel() }
+    }
+    if !after.resume.isEmpty {
+      for continuation in after.resume { continuation.resume() }
+    }
     return (result, after.start)
   }
 

@@ -5,7 +5,10 @@
 /// cancels or resumes. As arrays they cost an allocation each time an effect starts or ends.
 struct SmallList<Element>: Sequence {
   private var first: Element?
-  private var rest: [Element] = []
+  /// `nil` rather than empty until a second element comes: an empty array is a reference to the
+  /// shared empty storage, retained and released with each list made, copied or dropped, and the
+  /// registry makes several lists at each event.
+  private var rest: [Element]?
 
   init() {}
 
@@ -14,8 +17,10 @@ struct SmallList<Element>: Sequence {
   mutating func append(_ element: Element) {
     if first == nil {
       first = element
+    } else if rest == nil {
+      rest = [element]
     } else {
-      rest.append(element)
+      rest!.append(element)
     }
   }
 
@@ -24,7 +29,7 @@ struct SmallList<Element>: Sequence {
   }
 
   func makeIterator() -> InlineFirstIterator<IndexingIterator<[Element]>> {
-    InlineFirstIterator(first: first, rest: rest.makeIterator())
+    InlineFirstIterator(first: first, rest: rest?.makeIterator())
   }
 }
 
