@@ -70,7 +70,8 @@ public struct Effect<Action: Sendable>: Sendable {
   /// Reduces `action` right after the action that returned this effect, before any other queued
   /// action.
   ///
-  /// Prefer calling shared logic directly where you can: `send` costs a second reduction.
+  /// Prefer calling shared logic directly where you can: `send` costs a second reduction, and an
+  /// allocation for the action it carries.
   public static func send(_ action: Action) -> Self { Self(.send(action)) }
 
   /// Runs asynchronous work that can pour actions back into the Station.
