@@ -120,15 +120,21 @@ func coreRows(_ options: BenchmarkOptions) async -> [Row] {
     let spacer = [UInt8](repeating: 0, count: 16 << index)
     placed.append((Station(initialState: BenchCounter.State()) { BenchCounter() }, spacer))
   }
-  let placements = await measureInterleaved(
-    options, operations: n / 8,
-    placed.map { station, _ in
-      {
-        var last: PourTask?
-        for _ in 0..<(n / 8) { last = station.pour(.increase) }
-        await last?.finish()
-      }
-    })
+  // A layout problem is a property of where the Stations sit, so it shows in every measurement of
+  // them; a burst of load shows in one. So a spread past the target is measured again, up to
+  // twice, keeping each Station's best: two noisy runs read 1.31x and 1.43x once on a busy machine.
+  let pourIntoEach = placed.map { station, _ in
+    {
+      var last: PourTask?
+      for _ in 0..<(n / 8) { last = station.pour(.increase) }
+      await last?.finish()
+    }
+  }
+  var placements = await measureInterleaved(options, operations: n / 8, pourIntoEach)
+  for _ in 0..<2 where placements.max()! > 1.2 * placements.min()! {
+    let again = await measureInterleaved(options, operations: n / 8, pourIntoEach)
+    placements = zip(placements, again).map { min($0, $1) }
+  }
   let fastestPlacementRow = "Station: synchronous pours, the fastest of 8 Stations' placements"
   rows.append(Row(group: group, name: fastestPlacementRow, nanoseconds: placements.min()!))
   rows.append(
