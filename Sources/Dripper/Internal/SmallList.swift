@@ -3,6 +3,9 @@
 /// For the registry's lists that nearly always hold one element: an effect's keys (its one id),
 /// a pour's waiters (the caller of `PourTask.finish()`), the tasks and continuations an event
 /// cancels or resumes. As arrays they cost an allocation each time an effect starts or ends.
+///
+/// The registry checks ``isEmpty`` before iterating one on its hot paths: the iterator is made
+/// through generic code that copies both parts even when there is nothing to visit.
 struct SmallList<Element>: Sequence {
   private var first: Element?
   /// `nil` rather than empty until a second element comes: an empty array is a reference to the
