@@ -120,6 +120,18 @@ private func waitingEffect() -> Effect<Runner.Action> {
     }
   }
 
+  @Test func endingEffectsFromTheLastStartedAfterMostHaveEnded() async {
+    // Most slots end oldest first, which leaves the table under a quarter full and its last
+    // entry in use; the rest then end newest first, each freeing the last entry in use.
+    await expectLinearSynchronous("slot table, tail freed one entry at a time", n: 20_000) { n in
+      var table = SlotTable<Int>()
+      let ids = (0..<n).map { table.insert($0) }
+      for id in ids.prefix(n * 4 / 5) { _ = table.remove(id) }
+      for id in ids.suffix(n / 5).reversed() { _ = table.remove(id) }
+      #expect(table.count == 0)
+    }
+  }
+
   @Test func removingManyRowsInOneAction() async {
     await expectLinear("forEach, remove all", n: 5_000) { n in
       let station = Station(initialState: Rows.State()) { Rows() }
