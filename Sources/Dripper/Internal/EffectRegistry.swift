@@ -41,12 +41,8 @@ final class EffectRegistry: Sendable {
       poursWithEffects.store(state.pours.count, ordering: .releasing)
       return (result, after)
     }
-    if !after.cancel.isEmpty {
-      for task in after.cancel { task.cancel() }
-    }
-    if !after.resume.isEmpty {
-      for continuation in after.resume { continuation.resume() }
-    }
+    after.cancel.forEachElement { $0.cancel() }
+    after.resume.forEachElement { $0.resume() }
     return (result, after.start)
   }
 

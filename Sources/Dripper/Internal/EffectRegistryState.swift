@@ -153,12 +153,10 @@ struct EffectRegistryState<Work> {
         origin: request.origin, keys: request.keys, task: nil, pour: request.pour ?? 0,
         parent: request.parent ?? 0, children: request.guarded ? 1 : 0, role: request.role,
         taskLive: request.role == .task || request.role == .timer))
-    if !request.keys.isEmpty {
-      for key in request.keys {
-        keys.modify(key, default: KeyEntry()) { entry in
-          entry.carriers.insert(id)
-          if request.role.isActive { entry.active += 1 }
-        }
+    request.keys.forEachElement { key in
+      keys.modify(key, default: KeyEntry()) { entry in
+        entry.carriers.insert(id)
+        if request.role.isActive { entry.active += 1 }
       }
     }
     if let pour = request.pour {
@@ -265,10 +263,8 @@ struct EffectRegistryState<Work> {
       next = nil
       guard let slot = slots.remove(id) else { return }
       if slot.role == .waiting { pending[id] = nil }
-      if !slot.keys.isEmpty {
-        for key in slot.keys {
-          unfile(id, from: key, wasActive: slot.role.isActive && !slot.cancelled, &after)
-        }
+      slot.keys.forEachElement { key in
+        unfile(id, from: key, wasActive: slot.role.isActive && !slot.cancelled, &after)
       }
       if !sequences.isEmpty, let sequence = sequences.removeValue(forKey: id) {
         for key in sequence.upcomingKeys { forgetUpcoming(id, under: key) }
@@ -387,9 +383,7 @@ struct EffectRegistryState<Work> {
     guard let found = found ?? nil else { return }
     // A cancelled effect no longer holds its ids, even while its task winds down: the next effect
     // under them is admitted at once, as after TCA's `cancel(id:)`.
-    if !found.held.isEmpty {
-      for key in found.held { release(key, &after) }
-    }
+    found.held.forEachElement { key in release(key, &after) }
     switch found.role {
     case .task, .timer:
       if let task = found.task { after.cancel.append(task) }

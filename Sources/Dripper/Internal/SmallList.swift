@@ -4,8 +4,9 @@
 /// a pour's waiters (the caller of `PourTask.finish()`), the tasks and continuations an event
 /// cancels or resumes. As arrays they cost an allocation each time an effect starts or ends.
 ///
-/// The registry checks ``isEmpty`` before iterating one on its hot paths: the iterator is made
-/// through generic code that copies both parts even when there is nothing to visit.
+/// The registry visits one with ``forEachElement(_:)``, which returns at once when the list is empty:
+/// a `for` loop makes an iterator, through generic code that copies both parts even when there is
+/// nothing to visit.
 struct SmallList<Element>: Sequence {
   private var first: Element?
   /// `nil` rather than empty until a second element comes: an empty array is a reference to the
@@ -29,6 +30,15 @@ struct SmallList<Element>: Sequence {
 
   mutating func append(contentsOf other: some Sequence<Element>) {
     for element in other { append(element) }
+  }
+
+  /// Calls `body` on each element in order, without making an iterator.
+  @inline(__always)
+  func forEachElement(_ body: (Element) throws -> Void) rethrows {
+    guard let first else { return }
+    try body(first)
+    guard let rest else { return }
+    for element in rest { try body(element) }
   }
 
   func makeIterator() -> InlineFirstIterator<IndexingIterator<[Element]>> {
