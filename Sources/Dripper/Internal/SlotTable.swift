@@ -7,10 +7,11 @@
 /// insertion and each removal adds one). Checking an id then reads one number and never looks at
 /// the element: testing an optional element for `nil` copies it, and the registry's slots hold
 /// keys and a task, which the copy retains and releases. Elements are changed in place and moved
-/// out when removed. The arrays give back the free
-/// entries at their end once fewer than a quarter of the entries are in use, and their storage
-/// when the table empties, unless it holds at most ``retainedCapacity`` entries: a registry that
-/// runs one effect at a time allocates nothing, and does no work beyond the slot itself, each time.
+/// out when removed. Once fewer than a quarter of the entries are in use, the arrays give back the
+/// free entries at their end (looking for them at most once per quarter of the entries removed);
+/// they give back their storage when the table empties, unless it holds at most
+/// ``retainedCapacity`` entries: a registry that runs one effect at a time allocates nothing, and
+/// does no work beyond the slot itself, each time.
 struct SlotTable<Element> {
   private var generations: [UInt32] = []
   private var elements: [Element?] = []
@@ -49,6 +50,11 @@ struct SlotTable<Element> {
       return nil
     }
     return index
+  }
+
+  /// Whether the entry at `index` holds an element: its generation is odd.
+  private func isInUse(_ index: Int) -> Bool {
+    generations[index] & 1 == 1
   }
 
   /// Stores `element` and returns its new id.
@@ -120,7 +126,7 @@ struct SlotTable<Element> {
   /// Drops free entries at the end of the arrays, giving their memory back, as ``release()`` does.
   private mutating func compactTail() {
     var last = elements.count
-    while last > 0, generations[last - 1] & 1 == 0 { last -= 1 }
+    while last > 0, !isInUse(last - 1) { last -= 1 }
     guard last < elements.count else { return }
     generationFloor = max(generationFloor, generations[last...].max() ?? 0)
     generations = Array(generations[..<last])
@@ -131,8 +137,7 @@ struct SlotTable<Element> {
   /// The ids and elements, in no particular order.
   var all: [(id: EffectSlotID, element: Element)] {
     elements.indices.compactMap { index in
-      generations[index] & 1 == 0
-        ? nil : (Self.id(index: index, generation: generations[index]), elements[index]!)
+      isInUse(index) ? (Self.id(index: index, generation: generations[index]), elements[index]!) : nil
     }
   }
 }
