@@ -54,6 +54,12 @@ struct EffectNamespace: Hashable, Sendable, CustomStringConvertible {
 ///
 /// Its hash is computed once, when it is made: hashing the id goes through an existential, and the
 /// registry hashes a key several times over an effect's life.
+///
+/// It is one reference to its parts, made once, so that a copy is a retain. The registry copies
+/// keys all the time: into a slot and out of it, and at each dictionary lookup, which copies the
+/// key out of the bucket it compares. Held inline, the id is an existential, and each copy and
+/// each destruction went through the value witnesses of the key, its id and `Optional` (a
+/// `SmallList` of keys is an optional key and an optional array), even for a slot with no key.
 struct EffectKey: Hashable, Sendable, CustomStringConvertible {
   enum Kind: Hashable, Sendable {
     /// A cancellation id the user gave with `cancellable(id:)` or `cancel(id:)`.
@@ -62,25 +68,38 @@ struct EffectKey: Hashable, Sendable, CustomStringConvertible {
     case namespace
   }
 
-  let namespace: EffectNamespace
-  let kind: Kind
-  private let hashValueCache: Int
+  /// The key's parts, in one object.
+  private final class Storage: Sendable {
+    let namespace: EffectNamespace
+    let kind: Kind
+    let hash: Int
 
-  init(namespace: EffectNamespace, kind: Kind) {
-    self.namespace = namespace
-    self.kind = kind
-    var hasher = Hasher()
-    hasher.combine(namespace)
-    hasher.combine(kind)
-    hashValueCache = hasher.finalize()
+    init(namespace: EffectNamespace, kind: Kind) {
+      self.namespace = namespace
+      self.kind = kind
+      var hasher = Hasher()
+      hasher.combine(namespace)
+      hasher.combine(kind)
+      hash = hasher.finalize()
+    }
   }
 
+  private let storage: Storage
+
+  init(namespace: EffectNamespace, kind: Kind) {
+    storage = Storage(namespace: namespace, kind: kind)
+  }
+
+  var namespace: EffectNamespace { storage.namespace }
+  var kind: Kind { storage.kind }
+
   static func == (lhs: EffectKey, rhs: EffectKey) -> Bool {
-    lhs.hashValueCache == rhs.hashValueCache && lhs.kind == rhs.kind && lhs.namespace == rhs.namespace
+    lhs.storage === rhs.storage
+      || (lhs.storage.hash == rhs.storage.hash && lhs.kind == rhs.kind && lhs.namespace == rhs.namespace)
   }
 
   func hash(into hasher: inout Hasher) {
-    hasher.combine(hashValueCache)
+    hasher.combine(storage.hash)
   }
 
   var description: String {
