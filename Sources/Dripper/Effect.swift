@@ -40,7 +40,9 @@ public struct Effect<Action: Sendable>: Sendable {
   /// of `merge`, `cancellable`, `concatenate`…) handles effects without looking up their metadata
   /// at each step (a uprobe on `swift_getGenericMetadata` over `dripper-bench
   /// --profile-cancellables`: 17 lookups per `.run { … }.cancellable(id:)` before, 3 after, 1 once
-  /// the walk's entry became inlinable). A `.send` pays one allocation for its box instead. What the cases carry is in `Effects/Effect+Payloads.swift`.
+  /// the walk's entry became inlinable). A `.send` pays one allocation for its box instead.
+  ///
+  /// What the cases carry is in `Effects/Effect+Payloads.swift`.
   @usableFromInline
   enum Operation: Sendable {
     case none

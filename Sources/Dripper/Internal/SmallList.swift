@@ -32,6 +32,13 @@ struct SmallList<Element>: Sequence {
     for element in other { append(element) }
   }
 
+  /// Appends another list's elements, visiting them with ``forEachElement(_:)`` rather than an
+  /// iterator: a pour's waiters join the continuations to resume this way each time its last
+  /// effect ends.
+  mutating func append(contentsOf other: SmallList<Element>) {
+    other.forEachElement { append($0) }
+  }
+
   /// Calls `body` on each element in order, without making an iterator.
   @inline(__always)
   func forEachElement(_ body: (Element) throws -> Void) rethrows {
