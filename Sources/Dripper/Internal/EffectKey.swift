@@ -64,9 +64,10 @@ struct EffectNamespace: Hashable, Sendable, CustomStringConvertible {
 /// The hash sits next to the reference, not in the object, so that a lookup compares each bucket
 /// it probes without reaching that bucket's object: with 100,000 ids in the registry, each such
 /// reach was a cache miss. Measured over `dripper-bench --profile-cancellables`, the dictionary's
-/// `find` for keys went from 444 samples of 9,976 to 163-216 of 8,300, and the cancellable
-/// effects row of `--filter effects` from 1.88x bare tasks to 1.69-1.73x; the key's 8 more bytes
-/// cost a waiting cancellable effect 25-28 bytes (3,312-3,315 instead of 3,287).
+/// `find` for keys went from 444 samples of 9,976 to 163-216 of about 8,300, and the cancellable
+/// effects row of `--filter effects` from 1.88x bare tasks to 1.69-1.75x in four runs (2.36x in
+/// a fifth); the key's 8 more bytes cost a waiting cancellable effect 25-32 bytes (3,312-3,319
+/// instead of 3,287).
 struct EffectKey: Hashable, Sendable, CustomStringConvertible {
   enum Kind: Hashable, Sendable {
     /// A cancellation id the user gave with `cancellable(id:)` or `cancel(id:)`.
@@ -83,11 +84,6 @@ struct EffectKey: Hashable, Sendable, CustomStringConvertible {
     init(namespace: EffectNamespace, kind: Kind) {
       self.namespace = namespace
       self.kind = kind
-    }
-
-    /// Whether the two hold equal parts: compared in place, without copying them out.
-    func holdsSameParts(as other: Storage) -> Bool {
-      kind == other.kind && namespace == other.namespace
     }
   }
 
@@ -107,7 +103,7 @@ struct EffectKey: Hashable, Sendable, CustomStringConvertible {
 
   static func == (lhs: EffectKey, rhs: EffectKey) -> Bool {
     lhs.hash == rhs.hash
-      && (lhs.storage === rhs.storage || lhs.storage.holdsSameParts(as: rhs.storage))
+      && (lhs.storage === rhs.storage || (lhs.kind == rhs.kind && lhs.namespace == rhs.namespace))
   }
 
   func hash(into hasher: inout Hasher) {
