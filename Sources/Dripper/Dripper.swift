@@ -26,8 +26,9 @@
 /// ``Effect`` returned from the reduction.
 ///
 /// Build ``body`` from the dripper's stored properties alone: a Station evaluates its dripper's body
-/// once, when it starts (a child's body is evaluated when the child reduces). Read dependencies in
-/// reductions and effects, where they are resolved for each action, not in `body`.
+/// once, when it starts, and its children's bodies too, at any depth (TCA evaluates a child's body
+/// at each action that reaches it). Read dependencies in reductions and effects, where they are
+/// resolved for each action, not in `body`.
 public protocol Dripper<State, Action>: Sendable {
   /// The feature's state: a value type, owned by the actor of the ``Station`` that runs the dripper.
   associatedtype State: Sendable
@@ -78,7 +79,8 @@ extension Dripper where Body: Dripper, Body.State == State, Body.Action == Actio
   }
 
   /// The reduction of ``body``, built once: without it, every reduction rebuilds the body,
-  /// allocating the closures of its `Drip`s.
+  /// allocating the closures of its `Drip`s. The composed drippers in the body build their
+  /// children's reductions once, in turn, when this is called.
   @inlinable
   public func _reducer() -> @Sendable (inout State, Action) -> Effect<Action> {
     body._reducer()

@@ -89,6 +89,14 @@ public enum DripperBuilder<State: Sendable, Action: Sendable> {
       let first = d0.reduce(into: &state, action: action)
       return first.merge(with: d1.reduce(into: &state, action: action))
     }
+
+    /// The reduction a Station runs: both drippers built once.
+    @inlinable
+    public func _reducer() -> @Sendable (inout State, Action) -> Effect<Action> {
+      reduction(
+        of: _Sequence<_BuiltDripper<State, Action>, _BuiltDripper<State, Action>>(
+          _BuiltDripper(d0), _BuiltDripper(d1)))
+    }
   }
 
   /// A dripper that may be absent: the plumbing of an `if` without `else`.
@@ -105,6 +113,13 @@ public enum DripperBuilder<State: Sendable, Action: Sendable> {
     @inlinable
     public func reduce(into state: inout State, action: Action) -> Effect<Action> {
       wrapped?.reduce(into: &state, action: action) ?? .none
+    }
+
+    /// The reduction a Station runs: the wrapped dripper's, built once.
+    @inlinable
+    public func _reducer() -> @Sendable (inout State, Action) -> Effect<Action> {
+      guard let wrapped else { return { _, _ in Effect<Action>.none } }
+      return wrapped._reducer()
     }
   }
 
@@ -124,6 +139,15 @@ public enum DripperBuilder<State: Sendable, Action: Sendable> {
       switch self {
       case .first(let first): first.reduce(into: &state, action: action)
       case .second(let second): second.reduce(into: &state, action: action)
+      }
+    }
+
+    /// The reduction a Station runs: the branch's, built once.
+    @inlinable
+    public func _reducer() -> @Sendable (inout State, Action) -> Effect<Action> {
+      switch self {
+      case .first(let first): first._reducer()
+      case .second(let second): second._reducer()
       }
     }
   }
@@ -146,6 +170,12 @@ public enum DripperBuilder<State: Sendable, Action: Sendable> {
         effect = effect.merge(with: dripper.reduce(into: &state, action: action))
       }
       return effect
+    }
+
+    /// The reduction a Station runs: each dripper built once.
+    @inlinable
+    public func _reducer() -> @Sendable (inout State, Action) -> Effect<Action> {
+      reduction(of: _Array<_BuiltDripper<State, Action>>(drippers: drippers.map { _BuiltDripper($0) }))
     }
   }
 }

@@ -68,10 +68,18 @@ final class ReductionLog<State: Sendable, Action: Sendable>: Sendable {
 struct RecordingDripper<Base: Dripper>: Dripper {
   typealias Body = Never
 
-  let base: Base
+  /// The feature's reduction, built once, as a Station builds it: its body and its children's
+  /// bodies are evaluated when the test starts, not at each action.
+  let reduceBase: @Sendable (inout Base.State, Base.Action) -> Effect<Base.Action>
   let log: ReductionLog<Base.State, Base.Action>
   /// The dependencies in force, which the test may change between steps.
   let dependencies: DependencyBox
+
+  init(base: Base, log: ReductionLog<Base.State, Base.Action>, dependencies: DependencyBox) {
+    self.reduceBase = base._reducer()
+    self.log = log
+    self.dependencies = dependencies
+  }
 
   func reduce(
     into state: inout Base.State, action: TestAction<Base.Action>
@@ -85,7 +93,7 @@ struct RecordingDripper<Base: Dripper>: Dripper {
     let effect = withDependencies {
       $0.replace(with: values)
     } operation: {
-      base.reduce(into: &state, action: action)
+      reduceBase(&state, action)
     }
     log.append(Reduction(action: action, wasReceived: wasReceived, state: state))
     return effect.map { .received($0) }

@@ -26,4 +26,10 @@ public struct CombineDrippers<State: Sendable, Action: Sendable, Drippers: Dripp
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     drippers.reduce(into: &state, action: action)
   }
+
+  /// The reduction a Station runs: the drippers', built once.
+  @inlinable
+  public func _reducer() -> @Sendable (inout State, Action) -> Effect<Action> {
+    drippers._reducer()
+  }
 }

@@ -9,8 +9,9 @@ extension Dripper {
   /// }
   /// ```
   ///
-  /// The value is made when the body that applies this modifier is evaluated: once for a Station's
-  /// dripper, but each time a child reduces for a modifier inside the child's own body. A value
+  /// The value is made when the body that applies this modifier is evaluated: once, when the
+  /// Station starts, wherever the modifier is in the tree of features (``reduce(into:action:)``
+  /// called by hand evaluates the body at each call, as in TCA). A value
   /// that keeps state (an incrementing generator) is best given to the whole Station, with
   /// ``Station/init(initialState:observers:dripper:withDependencies:)``.
   public func dependency<Value: Sendable>(
@@ -43,5 +44,12 @@ struct _DependencyModifier<Base: Dripper>: Dripper {
     return DependencyValues.bind(values) {
       base.reduce(into: &state, action: action)
     }
+  }
+
+  /// The reduction a Station runs: over the base built once.
+  public func _reducer() -> @Sendable (inout Base.State, Base.Action) -> Effect<Base.Action> {
+    reduction(
+      of: _DependencyModifier<_BuiltDripper<Base.State, Base.Action>>(
+        base: _BuiltDripper(base), update: update))
   }
 }

@@ -33,18 +33,24 @@ public struct Drip<State: Sendable, Action: Sendable>: Dripper {
     self.reduction = reduce
   }
 
-  /// Wraps another dripper, erasing its type.
+  /// Wraps another dripper, erasing its type; its reduction, body included, is built once, here.
   ///
   /// `if #available` in a ``DripperBuilder`` uses this.
   @inlinable
   public init<D: Dripper<State, Action>>(_ dripper: D) {
-    self.reduction = { dripper.reduce(into: &$0, action: $1) }
+    self.reduction = dripper._reducer()
   }
 
   /// Runs the closure.
   @inlinable
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     reduction(&state, action)
+  }
+
+  /// The reduction a Station runs: the closure itself.
+  @inlinable
+  public func _reducer() -> @Sendable (inout State, Action) -> Effect<Action> {
+    reduction
   }
 }
 

@@ -55,6 +55,17 @@ struct _ForEachDripper<Parent: Dripper, ID: Hashable & Sendable, Element: Drippe
     self.element = element
   }
 
+  /// The reduction a Station runs: over the parent and the element built once.
+  @inlinable
+  public func _reducer() -> @Sendable (inout Parent.State, Parent.Action) -> Effect<Parent.Action> {
+    reduction(
+      of: _ForEachDripper<
+        _BuiltDripper<Parent.State, Parent.Action>, ID, _BuiltDripper<Element.State, Element.Action>
+      >(
+        parent: _BuiltDripper(parent), toElements: toElements, toElementAction: toElementAction,
+        element: _BuiltDripper(element)))
+  }
+
   /// Runs the element's dripper for an element action, then the parent; cancels the effects of
   /// elements the reduction removed.
   @inlinable

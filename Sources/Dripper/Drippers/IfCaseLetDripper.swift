@@ -75,6 +75,17 @@ struct _IfCaseLetDripper<Parent: Dripper, Child: Dripper>: Dripper {
     self.site = site
   }
 
+  /// The reduction a Station runs: over the parent and the child built once.
+  @inlinable
+  public func _reducer() -> @Sendable (inout Parent.State, Parent.Action) -> Effect<Parent.Action> {
+    reduction(
+      of: _IfCaseLetDripper<
+        _BuiltDripper<Parent.State, Parent.Action>, _BuiltDripper<Child.State, Child.Action>
+      >(
+        parent: _BuiltDripper(parent), toChildState: toChildState, toChildAction: toChildAction,
+        child: _BuiltDripper(child), childID: childID, site: site))
+  }
+
   /// Runs the child for a child action while the state is in its case, then the parent; cancels
   /// the child's effects if the state left the case, or another child (of another id) took its
   /// place.

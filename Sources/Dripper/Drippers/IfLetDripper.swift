@@ -78,6 +78,15 @@ struct _IfLetDripper<Parent: Dripper, Child: Dripper>: Dripper {
     self.childID = childID
   }
 
+  /// The reduction a Station runs: over the parent and the child built once.
+  @inlinable
+  public func _reducer() -> @Sendable (inout Parent.State, Parent.Action) -> Effect<Parent.Action> {
+    reduction(
+      of: _IfLetDripper<_BuiltDripper<Parent.State, Parent.Action>, _BuiltDripper<Child.State, Child.Action>>(
+        parent: _BuiltDripper(parent), toChildState: toChildState, toChildAction: toChildAction,
+        child: _BuiltDripper(child), childID: childID))
+  }
+
   /// Runs the child for a child action, then the parent; cancels the child's effects if its state
   /// became `nil`, or another child (of another id) took its place.
   @inlinable

@@ -62,4 +62,11 @@ struct _LogChangesModifier<Base: Dripper>: Dripper {
     sink.write(entry)
     return effect
   }
+
+  /// The reduction a Station runs: over the base built once.
+  public func _reducer() -> @Sendable (inout Base.State, Base.Action) -> Effect<Base.Action> {
+    reduction(
+      of: _LogChangesModifier<_BuiltDripper<Base.State, Base.Action>>(
+        base: _BuiltDripper(base), sink: sink, label: label))
+  }
 }

@@ -44,6 +44,14 @@ struct _ObserveModifier<Base: Dripper>: Dripper {
     guard let sink = observer.effect else { return effect }
     return effect.observed(by: sink)
   }
+
+  /// The reduction a Station runs: over the base built once.
+  @inlinable
+  public func _reducer() -> @Sendable (inout Base.State, Base.Action) -> Effect<Base.Action> {
+    reduction(
+      of: _ObserveModifier<_BuiltDripper<Base.State, Base.Action>>(
+        base: _BuiltDripper(base), observer: observer))
+  }
 }
 
 extension Effect {

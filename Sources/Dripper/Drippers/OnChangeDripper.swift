@@ -104,4 +104,13 @@ struct _OnChangeDripper<Base: Dripper, Value: Sendable, Reaction: Dripper<Base.S
     guard !isDuplicate(old, new) else { return reduced }
     return reduced.merge(with: reaction(old, new).reduce(into: &state, action: action))
   }
+
+  /// The reduction a Station runs: over the base built once. The reaction's dripper is made for
+  /// each change, with the values it saw.
+  @inlinable
+  public func _reducer() -> @Sendable (inout Base.State, Base.Action) -> Effect<Base.Action> {
+    reduction(
+      of: _OnChangeDripper<_BuiltDripper<Base.State, Base.Action>, Value, Reaction>(
+        base: _BuiltDripper(base), value: value, isDuplicate: isDuplicate, reaction: reaction))
+  }
 }

@@ -37,8 +37,9 @@ extension Dripper {
 /// Where a composition operator is written: what tells apart two siblings over the same child
 /// type.
 ///
-/// The file is compared by the address of its literal, not its text: a body is built again for
-/// each action of a child with a `body`, and a site must cost nothing to make.
+/// The file is compared by the address of its literal, not its text: a site must cost nothing to
+/// make, and a body is built again at each call of a child's `reduce(into:action:)` made by hand
+/// (a Station builds every body once).
 @usableFromInline
 struct CallSite: Hashable, Sendable, CustomStringConvertible {
   @usableFromInline let fileID: StaticString

@@ -62,6 +62,26 @@ public struct Scope<ParentState: Sendable, ParentAction: Sendable, Child: Drippe
     self.child = child()
   }
 
+  @inlinable
+  init(toChildState: ChildState, toChildAction: CasePath<ParentAction, Child.Action>, child: Child) {
+    self.toChildState = toChildState
+    self.toChildAction = toChildAction
+    self.child = child
+  }
+
+  /// The reduction a Station runs: this scope over its child built once.
+  @inlinable
+  public func _reducer() -> @Sendable (inout ParentState, ParentAction) -> Effect<ParentAction> {
+    typealias Built = Scope<ParentState, ParentAction, _BuiltDripper<Child.State, Child.Action>>
+    let toBuiltState: Built.ChildState =
+      switch toChildState {
+      case .keyPath(let keyPath): .keyPath(keyPath)
+      case .casePath(let casePath): .casePath(casePath)
+      }
+    return reduction(
+      of: Built(toChildState: toBuiltState, toChildAction: toChildAction, child: _BuiltDripper(child)))
+  }
+
   /// Runs the child for a child action.
   @inlinable
   public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {

@@ -43,4 +43,12 @@ where Entity.ID: Sendable {
     state[keyPath: table].beginReduction()
     return base.reduce(into: &state, action: action)
   }
+
+  /// The reduction a Station runs: over the base built once.
+  @inlinable
+  public func _reducer() -> @Sendable (inout Base.State, Base.Action) -> Effect<Base.Action> {
+    reduction(
+      of: _TracksChangesModifier<_BuiltDripper<Base.State, Base.Action>, Entity>(
+        base: _BuiltDripper(base), table: table))
+  }
 }

@@ -66,6 +66,17 @@ struct _PresentationDripper<Parent: Dripper, Child: Dripper>: Dripper {
     self.child = child
   }
 
+  /// The reduction a Station runs: over the parent and the child built once.
+  @inlinable
+  public func _reducer() -> @Sendable (inout Parent.State, Parent.Action) -> Effect<Parent.Action> {
+    reduction(
+      of: _PresentationDripper<
+        _BuiltDripper<Parent.State, Parent.Action>, _BuiltDripper<Child.State, Child.Action>
+      >(
+        parent: _BuiltDripper(parent.parent), toPresentationState: toPresentationState,
+        toPresentationAction: toPresentationAction, child: _BuiltDripper(child)))
+  }
+
   /// Runs the child for its actions, then the parent; ends the presentation on `.dismiss`; cancels
   /// the child's effects when its presentation ended.
   @inlinable

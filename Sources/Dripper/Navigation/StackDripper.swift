@@ -55,6 +55,17 @@ struct _StackDripper<Parent: Dripper, Element: Dripper>: Dripper {
     self.element = element
   }
 
+  /// The reduction a Station runs: over the parent and the element built once.
+  @inlinable
+  public func _reducer() -> @Sendable (inout Parent.State, Parent.Action) -> Effect<Parent.Action> {
+    reduction(
+      of: _StackDripper<
+        _BuiltDripper<Parent.State, Parent.Action>, _BuiltDripper<Element.State, Element.Action>
+      >(
+        parent: _BuiltDripper(parent), toStack: toStack, toStackAction: toStackAction,
+        element: _BuiltDripper(element)))
+  }
+
   /// Runs the element for its actions, then the parent, then pops or pushes; cancels the effects
   /// of every element that left the stack.
   @inlinable

@@ -79,6 +79,14 @@ struct _SharingDripper<Base: Dripper, Value: Equatable & Sendable>: Dripper {
     if old != new { shared.write(new, from: DependencyValues.current.station) }
     return effect
   }
+
+  /// The reduction a Station runs: over the base built once.
+  @inlinable
+  public func _reducer() -> @Sendable (inout Base.State, Base.Action) -> Effect<Base.Action> {
+    reduction(
+      of: _SharingDripper<_BuiltDripper<Base.State, Base.Action>, Value>(
+        base: _BuiltDripper(base), keyPath: keyPath, shared: shared, action: action))
+  }
 }
 
 extension Station {
