@@ -118,8 +118,7 @@ public enum DripperBuilder<State: Sendable, Action: Sendable> {
     /// The reduction a Station runs: the wrapped dripper's, built once.
     @inlinable
     public func _reducer() -> @Sendable (inout State, Action) -> Effect<Action> {
-      guard let wrapped else { return { _, _ in Effect<Action>.none } }
-      return wrapped._reducer()
+      wrapped?._reducer() ?? EmptyDripper()._reducer()
     }
   }
 

@@ -5,8 +5,9 @@
 /// body at every action: at every level of a tree of features, the closures of its `Drip`s and
 /// its combinators made again, and in a generic feature each key path of its body instantiated
 /// again by the runtime. Through a Station, five levels of `Scope` over a generic feature cost
-/// 2,020-2,085 ns a pour (`dripper-bench --filter composition`, four runs) before composed
-/// drippers held their children this way, and 123-130 ns after.
+/// 2,020-2,062 ns a pour (`dripper-bench --filter composition`, four runs) before composed
+/// drippers held their children this way, and 123-125 ns after (126-130 for children with
+/// properties, against 2,039-2,085).
 ///
 /// The price is a call through a closure for each child, even one with no body to build (a
 /// `Drip`, `EmptyDripper`): in the same runs, an element action of `forEach` over such a child

@@ -40,9 +40,7 @@ public struct Scope<ParentState: Sendable, ParentAction: Sendable, Child: Drippe
     action toChildAction: CasePath<ParentAction, ChildAction>,
     @DripperBuilder<ChildState, ChildAction> child: () -> Child
   ) where ChildState == Child.State, ChildAction == Child.Action {
-    self.toChildState = .keyPath(toChildState)
-    self.toChildAction = toChildAction
-    self.child = child()
+    self.init(toChildState: .keyPath(toChildState), toChildAction: toChildAction, child: child())
   }
 
   /// Scopes a child to one case of an enum-shaped state; it runs only while the state is in that
@@ -57,11 +55,11 @@ public struct Scope<ParentState: Sendable, ParentAction: Sendable, Child: Drippe
     action toChildAction: CasePath<ParentAction, ChildAction>,
     @DripperBuilder<ChildState, ChildAction> child: () -> Child
   ) where ChildState == Child.State, ChildAction == Child.Action {
-    self.toChildState = .casePath(toChildState)
-    self.toChildAction = toChildAction
-    self.child = child()
+    self.init(toChildState: .casePath(toChildState), toChildAction: toChildAction, child: child())
   }
 
+  /// The scope both public initializers make, and the one ``_reducer()`` makes over the child
+  /// built.
   @inlinable
   init(toChildState: ChildState, toChildAction: CasePath<ParentAction, Child.Action>, child: Child) {
     self.toChildState = toChildState

@@ -36,15 +36,24 @@ import Testing
         Containers(evaluations: evaluations, via: route)
       }
       for _ in 0..<10 {
-        station.pour(.optional(.increase))
-        station.pour(.rows(.element(id: 1, action: .increase)))
-        station.pour(.rows(.element(id: 2, action: .increase)))
+        switch route {
+        case .ifLet: station.pour(.optional(.increase))
+        case .forEach:
+          station.pour(.rows(.element(id: 1, action: .increase)))
+          station.pour(.rows(.element(id: 2, action: .increase)))
+        case .stack: station.pour(.stack(.element(id: 0, action: .increase)))
+        case .presentation: station.pour(.presented(.presented(.increase)))
+        case .caseOf: station.pour(.either(.increase))
+        }
       }
       await station.reducePending()
       let state = await station.state
       switch route {
       case .ifLet: #expect(state.optional?.count == 10)
       case .forEach: #expect(state.rows.map(\.count) == [10, 10])
+      case .stack: #expect(state.stack.map(\.count) == [10])
+      case .presentation: #expect(state.presented?.count == 10)
+      case .caseOf: #expect(state.either == .counted(Counted.State(count: 10)))
       }
       #expect(evaluations.count == 1, "\(route)")
     }
@@ -93,7 +102,9 @@ private struct Counted: Dripper {
 private struct Holder: Dripper {
   struct State: Equatable, Sendable { var counted = Counted.State() }
   enum Action: Equatable, Sendable { case counted(Counted.Action) }
-  enum Route: CaseIterable { case scope, dependency, combined, erased, observed, branch, array }
+  enum Route: CaseIterable {
+    case scope, dependency, combined, erased, observed, changes, logged, branch, array
+  }
 
   let evaluations: Evaluations
   let via: Route
@@ -114,8 +125,16 @@ private struct Holder: Dripper {
       Scope(state: \.counted, action: .counted) {
         Counted(evaluations: evaluations).observe(DripperObserver(willReduce: { _, _ in }))
       }
+    case .changes:
+      Scope(state: \.counted, action: .counted) {
+        Counted(evaluations: evaluations).onChange(of: \.count) { _, _ in EmptyDripper() }
+      }
+    case .logged:
+      Scope(state: \.counted, action: .counted) {
+        Counted(evaluations: evaluations).logChanges(to: LogSink { _ in })
+      }
     case .branch:
-      if evaluations.count >= 0 {
+      if via == .branch {
         Scope(state: \.counted, action: .counted) { Counted(evaluations: evaluations) }
       }
     case .array:
@@ -131,12 +150,22 @@ private struct Containers: Dripper {
   struct State: Equatable, Sendable {
     var optional: Counted.State? = Counted.State()
     var rows = IdentifiedArray([Counted.State(id: 1), Counted.State(id: 2)])
+    var stack = StackState([Counted.State()])
+    @PresentationState var presented: Counted.State? = Counted.State()
+    var either = Either.counted(Counted.State())
   }
-  enum Action: Equatable, Sendable {
+  enum Either: Equatable, Sendable {
+    case counted(Counted.State)
+    case nothing
+  }
+  enum Action: Sendable {
     case optional(Counted.Action)
     case rows(IdentifiedAction<Int, Counted.Action>)
+    case stack(StackAction<Counted.State, Counted.Action>)
+    case presented(PresentationAction<Counted.Action>)
+    case either(Counted.Action)
   }
-  enum Route: CaseIterable { case ifLet, forEach }
+  enum Route: CaseIterable { case ifLet, forEach, stack, presentation, caseOf }
 
   let evaluations: Evaluations
   let via: Route
@@ -147,6 +176,14 @@ private struct Containers: Dripper {
       EmptyDripper().ifLet(\.optional, action: .optional) { Counted(evaluations: evaluations) }
     case .forEach:
       EmptyDripper().forEach(\.rows, action: .rows) { Counted(evaluations: evaluations) }
+    case .stack:
+      EmptyDripper().forEach(\.stack, action: .stack) { Counted(evaluations: evaluations) }
+    case .presentation:
+      EmptyDripper().ifLet(\.$presented, action: .presented) { Counted(evaluations: evaluations) }
+    case .caseOf:
+      Scope(state: \.either, action: .either) {
+        EmptyDripper().ifCaseLet(.counted, action: .identity) { Counted(evaluations: evaluations) }
+      }
     }
   }
 }
@@ -155,6 +192,34 @@ extension CasePath<Containers.Action, Counted.Action> {
   fileprivate static var optional: Self {
     Self(Containers.Action.optional) { if case .optional(let a) = $0 { a } else { nil } }
   }
+}
+
+extension CasePath<Containers.Action, StackAction<Counted.State, Counted.Action>> {
+  fileprivate static var stack: Self {
+    Self(Containers.Action.stack) { if case .stack(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CasePath<Containers.Action, PresentationAction<Counted.Action>> {
+  fileprivate static var presented: Self {
+    Self(Containers.Action.presented) { if case .presented(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CasePath<Containers.Action, Counted.Action> {
+  fileprivate static var either: Self {
+    Self(Containers.Action.either) { if case .either(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CasePath<Containers.Either, Counted.State> {
+  fileprivate static var counted: Self {
+    Self(Containers.Either.counted) { if case .counted(let s) = $0 { s } else { nil } }
+  }
+}
+
+extension CasePath<Counted.Action, Counted.Action> {
+  fileprivate static var identity: Self { Self({ $0 }, extract: { $0 }) }
 }
 
 extension CasePath<Containers.Action, IdentifiedAction<Int, Counted.Action>> {
