@@ -178,7 +178,7 @@ func coreRows(_ options: BenchmarkOptions) async -> [Row] {
 
 /// Runs one path in a loop, for a profiler (`perf record`): `--profile-MODE`, MODE one of the cases
 /// below (`sync`, `discard`, `awaited`, `awaitedbusy`, `binding`, `unread`, `overridden`,
-/// `foreach`, `scope`, `stack`, `roundtrip`, `cancellables`, …).
+/// `foreach`, `foreachbig`, `scope`, `stack`, `roundtrip`, `cancellables`, …).
 /// Returns `false` for an unknown mode.
 func profile(_ mode: String) async -> Bool {
   let station = Station(initialState: BenchCounter.State()) { BenchCounter() }
@@ -202,6 +202,16 @@ func profile(_ mode: String) async -> Bool {
     }
     var last: PourTask?
     for index in 0..<n { last = list.pour(.rows(.element(id: index % 1000, action: .increase))) }
+    await last?.finish()
+  case "foreachbig":
+    // The composition row's 100,000 rows, actions spread over the list (building it is timed too).
+    let size = 100_000
+    let list = Station(initialState: List.State(rows: IdentifiedArray((0..<size).map { Leaf.State(id: $0) })))
+    {
+      List()
+    }
+    var last: PourTask?
+    for index in 0..<n { last = list.pour(.rows(.element(id: (index &* 7919) % size, action: .increase))) }
     await last?.finish()
   case "stack":
     let stack = Station(initialState: Stack.State(path: StackState((0..<10).map { Leaf.State(id: $0) }))) {
