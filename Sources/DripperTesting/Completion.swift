@@ -6,32 +6,32 @@ import Dripper
 /// On a timeout the operation is cancelled but not waited for: a task group would wait for it, and
 /// an effect that ignores cancellation would then hold the test up for ever instead of failing it.
 func completes(within timeout: Duration, _ operation: @escaping @Sendable () async -> Void) async -> Bool {
-  let waiter = Lock<CheckedContinuation<Bool, Never>?>(nil)
+  // One ticket, resolved by whichever comes first: the operation's end, the timer, or the
+  // cancellation of the waiting task. The others find it resolved and change nothing.
+  let waiter = Lock(ParkedWaiters<Bool>())
   let tasks = Lock<[Task<Void, Never>]>([])
-  // The first to decide takes the continuation; it is resumed after the lock is released.
-  let decide: @Sendable (Bool) -> Void = { completed in
-    waiter.withLock { waiter in
-      defer { waiter = nil }
-      return waiter
-    }?.resume(returning: completed)
+  let decide: @Sendable (UInt64, Bool) -> Void = { ticket, completed in
+    waiter.withLock { $0.resolve(ticket, with: completed) }?.resume(returning: completed)
   }
-  let completed = await withTaskCancellationHandler {
-    await withCheckedContinuation { continuation in
-      waiter.withLock { $0 = continuation }
-      if Task.isCancelled { return decide(false) }
+  let completed = await parked(
+    issue: {
+      let ticket = waiter.withLock { $0.issue() }
+      guard !Task.isCancelled else { return ticket }
       let work = Task {
         await operation()
-        decide(true)
+        decide(ticket, true)
       }
       let timer = Task {
         try? await Task.sleep(for: timeout)
-        decide(false)
+        decide(ticket, false)
       }
       tasks.withLock { $0 = [work, timer] }
-    }
-  } onCancel: {
-    decide(false)
-  }
+      return ticket
+    },
+    park: { ticket, continuation in waiter.withLock { $0.park(ticket, continuation, cancelled: false) } },
+    // Cancellation decides too, as `false`, so that a decision already made stands.
+    cancel: { ticket in waiter.withLock { $0.resolve(ticket, with: false) } },
+    cancelled: false)
   // The timer is no longer needed; the operation is either over or abandoned.
   for task in tasks.withLock({ $0 }) { task.cancel() }
   return completed

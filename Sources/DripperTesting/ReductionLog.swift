@@ -19,8 +19,7 @@ struct Reduction<State: Sendable, Action: Sendable>: Sendable {
 final class ReductionLog<State: Sendable, Action: Sendable>: Sendable {
   private struct Storage {
     var reductions: [Reduction<State, Action>] = []
-    var waiters: [UInt64: UnsafeContinuation<Void, Never>] = [:]
-    var nextWaiter: UInt64 = 0
+    var waiters = ParkedWaiters<Void>()
   }
 
   private let storage = Lock(Storage())
@@ -28,8 +27,7 @@ final class ReductionLog<State: Sendable, Action: Sendable>: Sendable {
   func append(_ reduction: Reduction<State, Action>) {
     let waiters = storage.withLock { storage in
       storage.reductions.append(reduction)
-      defer { storage.waiters.removeAll() }
-      return Array(storage.waiters.values)
+      return storage.waiters.takeAll()
     }
     for waiter in waiters { waiter.resume() }
   }
@@ -44,22 +42,16 @@ final class ReductionLog<State: Sendable, Action: Sendable>: Sendable {
 
   /// Waits until there are more than `count` reductions, or the task is cancelled.
   func waitForMore(than count: Int) async {
-    let number = storage.withLock { storage in
-      defer { storage.nextWaiter += 1 }
-      return storage.nextWaiter
-    }
-    await withTaskCancellationHandler {
-      await withUnsafeContinuation { continuation in
-        let ready = storage.withLock { storage -> Bool in
-          if storage.reductions.count > count || Task.isCancelled { return true }
-          storage.waiters[number] = continuation
-          return false
+    await parked(
+      issue: { storage.withLock { $0.waiters.issue() } },
+      park: { ticket, continuation in
+        storage.withLock { storage in
+          storage.waiters.park(
+            ticket, continuation, unless: storage.reductions.count > count ? () : nil, cancelled: ())
         }
-        if ready { continuation.resume() }
-      }
-    } onCancel: {
-      storage.withLock { $0.waiters.removeValue(forKey: number) }?.resume()
-    }
+      },
+      cancel: { ticket in storage.withLock { $0.waiters.cancel(ticket) } },
+      cancelled: ())
   }
 }
 

@@ -6,7 +6,7 @@
 /// after: ``cancel(_:)`` marks an issued ticket so that ``park(_:_:)`` refuses it, and takes back a
 /// parked continuation so that it is resumed exactly once. ``parked(issue:park:cancel:)`` drives
 /// the steps; a type keeps a `ParkedWaiters` in its locked state and calls it.
-struct ParkedWaiters<Value: Sendable> {
+package struct ParkedWaiters<Value: Sendable> {
   private enum Entry: Sendable {
     /// The ticket's task is about to suspend.
     case issued
@@ -20,21 +20,21 @@ struct ParkedWaiters<Value: Sendable> {
   private var entries: [UInt64: Entry] = [:]
   private var nextTicket: UInt64 = 0
 
-  init() {}
+  package init() {}
 
   /// Whether no continuation is parked or about to be.
-  var isEmpty: Bool { entries.isEmpty }
+  package var isEmpty: Bool { entries.isEmpty }
 
   /// How many continuations are parked.
-  var parkedCount: Int { entries.values.count { if case .parked = $0 { true } else { false } } }
+  package var parkedCount: Int { entries.values.count { if case .parked = $0 { true } else { false } } }
 
   /// Whether the ticket was issued and its task has not parked yet.
-  func isIssued(_ ticket: UInt64) -> Bool {
+  package func isIssued(_ ticket: UInt64) -> Bool {
     if case .issued = entries[ticket] { true } else { false }
   }
 
   /// A ticket for a task about to park.
-  mutating func issue() -> UInt64 {
+  package mutating func issue() -> UInt64 {
     defer { nextTicket += 1 }
     entries[nextTicket] = .issued
     return nextTicket
@@ -42,7 +42,7 @@ struct ParkedWaiters<Value: Sendable> {
 
   /// Parks `continuation` under `ticket`; returns `false`, forgetting the ticket, if its task was
   /// cancelled meanwhile: the caller then resumes the continuation itself.
-  mutating func park(_ ticket: UInt64, _ continuation: UnsafeContinuation<Value, Never>) -> Bool {
+  package mutating func park(_ ticket: UInt64, _ continuation: UnsafeContinuation<Value, Never>) -> Bool {
     guard case .issued = entries[ticket] else {
       entries[ticket] = nil
       return false
@@ -53,7 +53,7 @@ struct ParkedWaiters<Value: Sendable> {
 
   /// Parks `continuation` under `ticket` unless the ticket was resolved or cancelled meanwhile;
   /// returns the value to resume with now (the resolution, or `cancelled`), or `nil` when parked.
-  mutating func park(
+  package mutating func park(
     _ ticket: UInt64, _ continuation: UnsafeContinuation<Value, Never>, cancelled: Value
   ) -> Value? {
     switch entries[ticket] {
@@ -71,7 +71,7 @@ struct ParkedWaiters<Value: Sendable> {
 
   /// What the ticket waited for happened: returns its continuation if it is parked, for the
   /// caller to resume with `value`; a ticket not parked yet is resumed with `value` when it parks.
-  mutating func resolve(_ ticket: UInt64, with value: Value) -> UnsafeContinuation<Value, Never>? {
+  package mutating func resolve(_ ticket: UInt64, with value: Value) -> UnsafeContinuation<Value, Never>? {
     switch entries[ticket] {
     case .issued:
       entries[ticket] = .resolved(value)
@@ -87,7 +87,7 @@ struct ParkedWaiters<Value: Sendable> {
   /// Parks `continuation` unless `ready` already holds the value to resume it with, or its task
   /// was cancelled; returns the value to resume with now (`ready`, or `cancelled`), or `nil` when
   /// it is parked.
-  mutating func park(
+  package mutating func park(
     _ ticket: UInt64, _ continuation: UnsafeContinuation<Value, Never>, unless ready: Value?,
     cancelled: Value
   ) -> Value? {
@@ -100,7 +100,7 @@ struct ParkedWaiters<Value: Sendable> {
 
   /// The ticket's task was cancelled: returns its continuation if it is parked, for the caller to
   /// resume once the lock is released.
-  mutating func cancel(_ ticket: UInt64) -> UnsafeContinuation<Value, Never>? {
+  package mutating func cancel(_ ticket: UInt64) -> UnsafeContinuation<Value, Never>? {
     switch entries[ticket] {
     case .issued:
       entries[ticket] = .cancelled
@@ -117,7 +117,7 @@ struct ParkedWaiters<Value: Sendable> {
   }
 
   /// Takes the continuation parked under `ticket`, if any.
-  mutating func take(_ ticket: UInt64) -> UnsafeContinuation<Value, Never>? {
+  package mutating func take(_ ticket: UInt64) -> UnsafeContinuation<Value, Never>? {
     guard case .parked(let continuation) = entries[ticket] else { return nil }
     entries[ticket] = nil
     return continuation
@@ -125,7 +125,7 @@ struct ParkedWaiters<Value: Sendable> {
 
   /// Takes every parked continuation; tickets issued but not yet parked stay, so that their tasks
   /// park and are woken by the next call.
-  mutating func takeAll() -> [UnsafeContinuation<Value, Never>] {
+  package mutating func takeAll() -> [UnsafeContinuation<Value, Never>] {
     var taken: [UnsafeContinuation<Value, Never>] = []
     for (ticket, entry) in entries {
       guard case .parked(let continuation) = entry else { continue }
@@ -152,7 +152,7 @@ struct ParkedWaiters<Value: Sendable> {
 ///   cancel: { ticket in state.withLock { $0.waiters.cancel(ticket) } },
 ///   cancelled: false)
 /// ```
-func parked<Value: Sendable>(
+package func parked<Value: Sendable>(
   issue: () -> UInt64,
   park: (UInt64, UnsafeContinuation<Value, Never>) -> Value?,
   cancel: @Sendable (UInt64) -> UnsafeContinuation<Value, Never>?,

@@ -8,9 +8,7 @@ import Synchronization
 final class Gate: Sendable {
   private struct State {
     var isOpen = false
-    var waiters: [Int: UnsafeContinuation<Void, Never>] = [:]
-    var cancelled: Set<Int> = []
-    var nextWaiter = 0
+    var waiters = ParkedWaiters<Void>()
   }
 
   private let state = Lock(State())
@@ -23,37 +21,20 @@ final class Gate: Sendable {
   func open() {
     let waiters = state.withLock { state in
       state.isOpen = true
-      defer { state.waiters.removeAll() }
-      return Array(state.waiters.values)
+      return state.waiters.takeAll()
     }
     for waiter in waiters { waiter.resume() }
   }
 
   /// Waits until the gate is open, or the task is cancelled.
   func wait() async {
-    let number = state.withLock { state in
-      defer { state.nextWaiter += 1 }
-      return state.nextWaiter
-    }
-    await withTaskCancellationHandler {
-      await withUnsafeContinuation { continuation in
-        let resumeNow = state.withLock { state -> Bool in
-          if state.isOpen || state.cancelled.remove(number) != nil { return true }
-          state.waiters[number] = continuation
-          return false
-        }
-        if resumeNow { continuation.resume() }
-      }
-    } onCancel: {
-      let waiter = state.withLock { state in
-        guard let waiter = state.waiters.removeValue(forKey: number) else {
-          if !state.isOpen { state.cancelled.insert(number) }
-          return nil as UnsafeContinuation<Void, Never>?
-        }
-        return waiter
-      }
-      waiter?.resume()
-    }
+    await parked(
+      issue: { state.withLock { $0.waiters.issue() } },
+      park: { ticket, continuation in
+        state.withLock { $0.waiters.park(ticket, continuation, unless: $0.isOpen ? () : nil, cancelled: ()) }
+      },
+      cancel: { ticket in state.withLock { $0.waiters.cancel(ticket) } },
+      cancelled: ())
   }
 }
 
