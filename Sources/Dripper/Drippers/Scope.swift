@@ -18,13 +18,7 @@ public struct Scope<ParentState: Sendable, ParentAction: Sendable, Child: Drippe
   /// A leaf: it implements `reduce`.
   public typealias Body = Never
 
-  @usableFromInline
-  enum ChildState: Sendable {
-    case keyPath(any WritableKeyPath<ParentState, Child.State> & Sendable)
-    case casePath(CasePath<ParentState, Child.State>)
-  }
-
-  @usableFromInline let toChildState: ChildState
+  @usableFromInline let toChildState: ScopedState<ParentState, Child.State>
   @usableFromInline let toChildAction: CasePath<ParentAction, Child.Action>
   @usableFromInline let child: Child
 
@@ -61,7 +55,10 @@ public struct Scope<ParentState: Sendable, ParentAction: Sendable, Child: Drippe
   /// The scope both public initializers make, and the one ``_reducer()`` makes over the child
   /// built.
   @inlinable
-  init(toChildState: ChildState, toChildAction: CasePath<ParentAction, Child.Action>, child: Child) {
+  init(
+    toChildState: ScopedState<ParentState, Child.State>, toChildAction: CasePath<ParentAction, Child.Action>,
+    child: Child
+  ) {
     self.toChildState = toChildState
     self.toChildAction = toChildAction
     self.child = child
@@ -70,14 +67,9 @@ public struct Scope<ParentState: Sendable, ParentAction: Sendable, Child: Drippe
   /// The reduction a Station runs: this scope over its child built once.
   @inlinable
   public func _reducer() -> @Sendable (inout ParentState, ParentAction) -> Effect<ParentAction> {
-    typealias Built = Scope<ParentState, ParentAction, _BuiltDripper<Child.State, Child.Action>>
-    let toBuiltState: Built.ChildState =
-      switch toChildState {
-      case .keyPath(let keyPath): .keyPath(keyPath)
-      case .casePath(let casePath): .casePath(casePath)
-      }
-    return reduction(
-      of: Built(toChildState: toBuiltState, toChildAction: toChildAction, child: _BuiltDripper(child)))
+    reduction(
+      of: Scope<ParentState, ParentAction, _BuiltDripper<Child.State, Child.Action>>(
+        toChildState: toChildState, toChildAction: toChildAction, child: _BuiltDripper(child)))
   }
 
   /// Runs the child for a child action.
@@ -97,4 +89,13 @@ public struct Scope<ParentState: Sendable, ParentAction: Sendable, Child: Drippe
       return effect.isNone ? .none : effect.map(toChildAction.embed)
     }
   }
+}
+
+/// Where a ``Scope``'s child state lives in its parent's: a field, or a case. Not nested in
+/// `Scope`, so that it does not depend on the child's dripper type: a scope over the child built
+/// (``Scope/_reducer()``) takes it as it is.
+@usableFromInline
+enum ScopedState<Parent, Child>: Sendable {
+  case keyPath(any WritableKeyPath<Parent, Child> & Sendable)
+  case casePath(CasePath<Parent, Child>)
 }

@@ -9,15 +9,6 @@ import Testing
 /// through every combinator. Before, only the Station's own dripper was: five levels of `Scope`
 /// evaluated four bodies at each pour.
 @Suite struct BodyEvaluationTests {
-  @Test func aScopedChildsBodyIsEvaluatedOnce() async {
-    let evaluations = Evaluations()
-    let station = Station(initialState: Holder.State()) { Holder(evaluations: evaluations, via: .scope) }
-    for _ in 0..<10 { station.pour(.counted(.increase)) }
-    await station.pour(.counted(.increase)).finish()
-    #expect(await station.counted.count == 11)
-    #expect(evaluations.count == 1)
-  }
-
   @Test func childrenOfEveryCombinatorAreEvaluatedOnce() async {
     for route in Holder.Route.allCases {
       let evaluations = Evaluations()
@@ -100,14 +91,21 @@ private struct Counted: Dripper {
 
 /// Holds a ``Counted`` child through one combinator or another.
 private struct Holder: Dripper {
-  struct State: Equatable, Sendable { var counted = Counted.State() }
-  enum Action: Equatable, Sendable { case counted(Counted.Action) }
+  struct State: Equatable, Sendable {
+    var counted = Counted.State()
+    var table = EntityTable<Counted.State>()
+  }
+  enum Action: Equatable, Sendable {
+    case counted(Counted.Action)
+    case sharedCount(Int)
+  }
   enum Route: CaseIterable {
-    case scope, dependency, combined, erased, observed, changes, logged, branch, array
+    case scope, dependency, combined, erased, observed, changes, logged, branch, array, tracked, shared
   }
 
   let evaluations: Evaluations
   let via: Route
+  let shared = SharedValue(0)
 
   var body: some DripperOf<Self> {
     switch via {
@@ -141,6 +139,12 @@ private struct Holder: Dripper {
       for _ in 0..<1 {
         Scope(state: \.counted, action: .counted) { Counted(evaluations: evaluations) }
       }
+    case .tracked:
+      Scope(state: \.counted, action: .counted) { Counted(evaluations: evaluations) }
+        .tracksChanges(of: \.table)
+    case .shared:
+      Scope(state: \.counted, action: .counted) { Counted(evaluations: evaluations) }
+        .sharing(\.counted.count, with: shared, action: .sharedCount)
     }
   }
 }
@@ -231,5 +235,11 @@ extension CasePath<Containers.Action, IdentifiedAction<Int, Counted.Action>> {
 extension CasePath<Holder.Action, Counted.Action> {
   fileprivate static var counted: Self {
     Self(Holder.Action.counted) { if case .counted(let a) = $0 { a } else { nil } }
+  }
+}
+
+extension CasePath<Holder.Action, Int> {
+  fileprivate static var sharedCount: Self {
+    Self(Holder.Action.sharedCount) { if case .sharedCount(let count) = $0 { count } else { nil } }
   }
 }
