@@ -114,11 +114,19 @@ package enum Dump {
         .sorted { $0.inline < $1.inline }.map { (String?.none, $0) }
       return .block(open: "Set([", children: children, close: "])")
     case .dictionary:
-      let pairs = mirror.children.map { child -> (String, Node) in
+      // A dictionary's children are (key, value) pairs, sorted so that equal dictionaries render
+      // alike. A custom mirror in this style (a `StackState`) labels its children with their keys
+      // instead, in an order of its own, or may hold anything at all.
+      var pairs = mirror.children.enumerated().map { index, child -> (String, Node) in
+        if let label = child.label { return (label, node(child.value, depth: depth + 1, visited: &visited)) }
         let pair = Array(Mirror(reflecting: child.value).children)
+        guard pair.count == 2 else {
+          return ("[\(index)]", node(child.value, depth: depth + 1, visited: &visited))
+        }
         let key = node(pair[0].value, depth: depth + 1, visited: &visited).inline
         return (key, node(pair[1].value, depth: depth + 1, visited: &visited))
-      }.sorted { $0.0 < $1.0 }
+      }
+      if !mirror.children.contains(where: { $0.label != nil }) { pairs.sort { $0.0 < $1.0 } }
       return .block(open: "[", children: pairs.map { (Optional($0.0), $0.1) }, close: "]")
     case .tuple:
       let children = mirror.children.map {
