@@ -148,8 +148,9 @@ extension StateHandler {
     }
     let work = EffectWork(base: PendingEffect(effect: inner, context: innerContext))
     let scope = slot(.join, in: innerContext, under: parent, origin: admission.origin)
+    let nested = context.keys.contains(key)
     let (decision, starts) = effects.update { state, after in
-      state.admit(under: key, policy: admission.policy, scope: scope, work: work, &after)
+      state.admit(under: key, policy: admission.policy, scope: scope, nested: nested, work: work, &after)
     }
     startWork(starts, sending: &sends)
     guard case .start(let scopeSlot) = decision else { return }

@@ -22,23 +22,40 @@ extension EffectRegistryState {
   }
 
   /// Admits an effect under `key` by `policy`. `scope` describes the scope to reserve (a join
-  /// carrying `key`); `work` is what to start later if the effect must wait its turn.
+  /// carrying `key`); `nested` says whether the effect's context carries `key` already; `work` is
+  /// what to start later if the effect must wait its turn.
+  ///
+  /// An effect put under `key` again inside an admission under `key` (two modifiers on one id, a
+  /// parent's modifier over a child's) is judged against the effects outside that admission only:
+  /// it never cancels, drops or queues behind the scope it runs in, which would end it before it
+  /// starts, as TCA's `testDoubleCancelInFlight` pins. Inside one, `enqueue` admits at once: what
+  /// queued behind the outer admission waits for it, and so for this effect.
   mutating func admit(
-    under key: EffectKey, policy: EffectPolicy, scope: Request, work: @autoclosure () -> Work,
-    _ after: inout EffectRegistryAftermath<Work>
+    under key: EffectKey, policy: EffectPolicy, scope: Request, nested: Bool = false,
+    work: @autoclosure () -> Work, _ after: inout EffectRegistryAftermath<Work>
   ) -> Admission {
     var scope = scope
     scope.role = .join
     scope.guarded = true
+    // Only an effect whose context carries `key` already can run inside an admission under it.
+    let admission = nested ? outermostScope(from: scope.parent, carrying: key) : nil
     switch policy {
     case .concurrent:
       break
     case .cancelInFlight:
-      cancel(key, &after)
+      if let admission {
+        cancel(key, outside: admission, &after)
+      } else {
+        cancel(key, &after)
+      }
     case .dropNew:
-      if isBusy(key) { return .dropped }
+      if let admission {
+        if isActive(key, outside: admission) { return .dropped }
+      } else if isBusy(key) {
+        return .dropped
+      }
     case .enqueue:
-      if isBusy(key) {
+      if admission == nil, isBusy(key) {
         scope.role = .waiting
         scope.guarded = false
         guard let waiting = reserve(scope) else { return .dropped }
@@ -48,6 +65,54 @@ extension EffectRegistryState {
       }
     }
     return reserve(scope).map(Admission.start) ?? .dropped
+  }
+
+  // MARK: - Admissions inside admissions
+
+  /// The outermost slot from `parent` up that carries `key`: the scope of the admission an effect
+  /// put under `key` again runs in; `nil` when it runs in none.
+  ///
+  /// Mutating only to read the slots in place.
+  mutating func outermostScope(from parent: EffectSlotID?, carrying key: EffectKey) -> EffectSlotID? {
+    var found: EffectSlotID?
+    var next = parent ?? 0
+    while next != 0, let (up, carries) = slots.update(next, { ($0.parent, $0.keys.contains(key)) }) {
+      if carries { found = next }
+      next = up
+    }
+    return found
+  }
+
+  /// Whether `scope` is `id` or one of its ancestors.
+  mutating func isWithin(_ id: EffectSlotID, _ scope: EffectSlotID) -> Bool {
+    var next = id
+    while next != 0 {
+      if next == scope { return true }
+      guard let up = slots.update(next, { $0.parent }) else { return false }
+      next = up
+    }
+    return false
+  }
+
+  /// Cancels the slots carrying `key` outside `scope`, and skips `key` in the upcoming parts of the
+  /// sequences outside it.
+  mutating func cancel(
+    _ key: EffectKey, outside scope: EffectSlotID, _ after: inout EffectRegistryAftermath<Work>
+  ) {
+    if let waiting = upcoming[key] {
+      for id in waiting where !isWithin(id, scope) { sequences[id]?.skipping.insert(key) }
+    }
+    guard let entry = keys[key] else { return }
+    for id in entry.carriers where !isWithin(id, scope) { cancelSlot(id, &after) }
+  }
+
+  /// Whether a slot carrying `key` runs outside `scope`.
+  mutating func isActive(_ key: EffectKey, outside scope: EffectSlotID) -> Bool {
+    guard let entry = keys[key] else { return false }
+    for id in entry.carriers where !isWithin(id, scope) {
+      if slots.update(id, { $0.role.isActive && !$0.cancelled }) == true { return true }
+    }
+    return false
   }
 
   /// Starts the oldest effect waiting its turn under `key`, now that nothing runs under it.

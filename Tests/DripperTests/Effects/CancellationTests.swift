@@ -23,6 +23,35 @@ import Testing
     #expect(await timed.log == ["second"])
   }
 
+  /// A modifier that puts an effect under `ID()`.
+  enum UnderID: String, CaseIterable, Sendable {
+    case concurrent, cancelInFlight, dropNew, enqueue, debounce, throttle
+
+    func apply(_ effect: Effect<Runner.Action>, clock: TestClock) -> Effect<Runner.Action> {
+      switch self {
+      case .concurrent: effect.cancellable(id: ID())
+      case .cancelInFlight: effect.cancellable(id: ID(), cancelInFlight: true)
+      case .dropNew: effect.cancellable(id: ID(), policy: .dropNew)
+      case .enqueue: effect.cancellable(id: ID(), policy: .enqueue)
+      case .debounce: effect.debounce(id: ID(), for: .seconds(1), clock: clock)
+      case .throttle: effect.throttle(id: ID(), for: .seconds(1), clock: clock, latest: true)
+      }
+    }
+  }
+
+  /// TCA's `testDoubleCancelInFlight`: an effect put twice under one id runs once. No modifier
+  /// cancels, drops or queues an effect behind the very scope it runs in.
+  @Test(arguments: UnderID.allCases, UnderID.allCases)
+  func anEffectUnderTheSameIDTwiceRunsOnce(inner: UnderID, outer: UnderID) async {
+    let timed = TimedRunner()
+    let effect = outer.apply(
+      inner.apply(timed.after(.seconds(1), record: "ran"), clock: timed.clock), clock: timed.clock)
+    await timed.run(effect)
+    await timed.clock.advance(by: .seconds(5))
+    #expect(await timed.log == ["ran"], "\(inner) inside \(outer)")
+    await timed.station.waitForEffectsToEnd()
+  }
+
   @Test func idsAreScopedToTheirStation() async {
     let first = TimedRunner()
     let second = TimedRunner()
