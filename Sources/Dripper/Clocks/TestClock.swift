@@ -109,23 +109,25 @@ public final class TestClock: Clock, Sendable, EffectWatcher {
 
   /// Suspends until the clock reaches `deadline`, or throws `CancellationError` if the task is
   /// cancelled first.
+  ///
+  /// A sleep to a deadline not after now (`sleep(for: .zero)`) suspends too, until the clock is
+  /// next advanced (`advance()` moves it by nothing) or run, as TCA's test clock does.
   public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
     try Task.checkCancellation()
     let watched = WatchedTask.current
     if let watched {
       watch(watched.executor)
       // Counted as asleep before the clock can wake it.
-      watched.executor.clockSleep(watched.slot, 1)
+      watched.executor.clockSleep(watched.slot)
     }
-    defer { watched?.executor.clockSleep(watched!.slot, -1) }
-    let ticket: UInt64? = state.withLock { state in
-      guard deadline > state.now else { return nil }
+    // A deadline not after now waits too, for the next advance or run, as swift-clocks' test
+    // clock does: returning at once would race a cancellation against the sleeper's next step.
+    let ticket = state.withLock { state in
       let ticket = state.sleepers.issue()
       state.deadlines[ticket] = deadline
       state.queue.insert(Wake(deadline: deadline, ticket: ticket))
       return ticket
     }
-    guard let ticket else { return await Task.yield() }
     let woken = await parked(
       issue: { ticket },
       park: { ticket, continuation in
@@ -139,6 +141,7 @@ public final class TestClock: Clock, Sendable, EffectWatcher {
         }
       },
       cancelled: false)
+    watched?.executor.clockAwoke(woken: woken)
     guard woken else { throw CancellationError() }
   }
 

@@ -33,6 +33,33 @@ import Testing
     #expect((try? await sleeper.value) != nil)
   }
 
+  /// swift-clocks' `TestClock`, which TCA's tests use: a sleep to a deadline not after now waits
+  /// for the clock to be advanced or run, so that a cancel never races the sleeper's next step.
+  @Test(arguments: [Duration.zero, .seconds(-1)])
+  func aSleepDueNowWaitsForAnAdvance(_ duration: Duration) async {
+    let clock = TestClock()
+    let woke = Recorder<Int>()
+    let sleeper = Task {
+      try await clock.sleep(for: duration)
+      woke.append(1)
+    }
+    while clock.sleeperCount < 1, woke.all.isEmpty { await Task.yield() }
+    #expect(woke.all.isEmpty)
+    #expect(clock.sleeperCount == 1)
+    await clock.advance()
+    _ = try? await sleeper.value
+    #expect(woke.all == [1])
+    #expect(clock.now.offset == .zero)
+  }
+
+  @Test func runWakesASleepDueNow() async {
+    let clock = TestClock()
+    let sleeper = Task { try await clock.sleep(for: .zero) }
+    while clock.sleeperCount < 1 { await Task.yield() }
+    await clock.run()
+    #expect((try? await sleeper.value) != nil)
+  }
+
   @Test func cancellingASleeperRemovesIt() async {
     let clock = TestClock()
     let sleeper = Task { try await clock.sleep(for: .seconds(1)) }
