@@ -116,10 +116,14 @@ extension StateHandler {
   }
 
   /// Runs `body` as the task of the effect in `slot`: in a watched Station, a test clock can then
-  /// tell which effect sleeps on it.
+  /// tell which effect sleeps on it, and the executor follows the task from start to end.
   nonisolated func watching(_ slot: EffectSlotID, _ body: () async -> Void) async {
     if let executor {
-      await WatchedTask.$current.withValue(WatchedTask(executor: executor, slot: slot), operation: body)
+      await WatchedTask.$current.withValue(WatchedTask(executor: executor, slot: slot)) {
+        executor.taskBegan(slot)
+        await body()
+        executor.taskEnded(effectEnded: true)
+      }
     } else {
       await body()
     }
@@ -228,7 +232,11 @@ final class RunningEffect<State: Sendable, Action: Sendable>: Sendable {
       }
       if let executor = handler.executor {
         let watched = WatchedTask(executor: executor, slot: slot)
-        await WatchedTask.$current.withValue(watched) { await handler.perform(run, pour: pour) }
+        await WatchedTask.$current.withValue(watched) {
+          executor.taskBegan(slot)
+          await handler.perform(run, pour: pour)
+          executor.taskEnded(effectEnded: true)
+        }
       } else {
         await handler.perform(run, pour: pour)
       }

@@ -1,30 +1,45 @@
 /// What the test harness (`DripperTesting`, in this package) needs of a Station, and nothing more.
 extension Station {
   /// Whether no effect can do anything until something outside it happens: every one has
-  /// ended, or waits (on a test clock, a stream, an answer) with nothing to run. Exact in a
-  /// Station watched by a test (see ``WatchedExecutor``); elsewhere, whether no effect is left.
+  /// ended, or waits (on a test clock, a stream, an answer) with nothing to run, and no task a
+  /// test clock woke still works. Exact in a Station watched by a test (see ``WatchedExecutor``);
+  /// elsewhere, whether no effect is left.
   package var effectsSettled: Bool {
     guard let handler = rootHandler else { return true }
     return handler.executor?.isSettled ?? handler.effects.snapshot.isIdle
   }
 
+  /// Whether every task of the effects has run until it waits for something: what a step of a
+  /// test waits for before it returns, as TCA's `send` waits for the effects it started to start.
+  package var effectsQuiet: Bool {
+    guard let handler = rootHandler else { return true }
+    return handler.executor?.isQuiet ?? true
+  }
+
   /// How many times the effects have settled: pass it to ``waitForEffectsToSettle(after:)``.
   package var settlingEpoch: UInt64 { rootHandler?.executor?.epoch ?? 0 }
 
-  /// Whether every effect still running waits on a test clock: only advancing it can make one
-  /// of them pour. (An effect settled on anything else — a stream, real time, an answer — may
-  /// still pour without the test's help.)
+  /// Whether only advancing a test clock can make an effect pour: the effects have settled, and
+  /// every task of every effect not cancelled sleeps on a test clock (or waits for tracked
+  /// children that do). An effect that waits on anything else — a stream, real time, an answer, a
+  /// child task it started itself that the clock woke — may still pour without the test's help.
   package var effectsWaitOnlyForTime: Bool {
     guard let handler = rootHandler else { return true }
     guard let executor = handler.executor else { return handler.effects.snapshot.isIdle }
     guard executor.isSettled else { return false }
     let tasks = handler.effects.read { $0.leaves.filter { $0.role == .task } }
-    return tasks.allSatisfy { executor.isAsleepOnClock($0.slot) }
+    return tasks.allSatisfy { executor.waitsOnlyForTime($0.slot) }
   }
 
   /// Whether no effect is running or waiting to start.
   package var effectsIdle: Bool {
     rootHandler.map { $0.effects.snapshot.isIdle } ?? true
+  }
+
+  /// Waits until every task of the effects waits for something (see ``effectsQuiet``); returns
+  /// early if cancelled.
+  package func waitForEffectsToBeQuiet() async {
+    await rootHandler?.executor?.waitUntilQuiet()
   }
 
   /// Waits until the effects have settled (see ``effectsSettled``); returns early if cancelled.

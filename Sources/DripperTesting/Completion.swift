@@ -5,7 +5,10 @@ import Dripper
 ///
 /// On a timeout the operation is cancelled but not waited for: a task group would wait for it, and
 /// an effect that ignores cancellation would then hold the test up for ever instead of failing it.
-func completes(within timeout: Duration, _ operation: @escaping @Sendable () async -> Void) async -> Bool {
+/// `ifNot` runs first, when the operation did not complete, before it is cancelled.
+func completes(
+  within timeout: Duration, ifNot: () -> Void = {}, _ operation: @escaping @Sendable () async -> Void
+) async -> Bool {
   // One ticket, resolved by whichever comes first: the operation's end, the timer, or the
   // cancellation of the waiting task. The others find it resolved and change nothing.
   let waiter = Lock(ParkedWaiters<Bool>())
@@ -32,6 +35,7 @@ func completes(within timeout: Duration, _ operation: @escaping @Sendable () asy
     // Cancellation decides too, as `false`, so that a decision already made stands.
     cancel: { ticket in waiter.withLock { $0.resolve(ticket, with: false) } },
     cancelled: false)
+  if !completed { ifNot() }
   // The timer is no longer needed; the operation is either over or abandoned.
   for task in tasks.withLock({ $0 }) { task.cancel() }
   return completed

@@ -5,14 +5,18 @@ extension TestStation {
 
   /// Checks a state against the test's expectation, and moves the expected state to it.
   ///
-  /// The expectation runs with the Station's dependencies. With `mustChange` (pours and receives),
-  /// an exhaustive test's expectation must describe a change: a closure given for an action that
-  /// changed nothing fails, as in TCA.
+  /// As in TCA, an exhaustive test's expectation changes a copy of the state before the event into
+  /// the state expected after it; a non-exhaustive test's changes a copy of the actual state after
+  /// it, once, and passes if that leaves it as it is (with skipped assertions shown, it also runs
+  /// on the state before, to show what the test did not assert). The expectation runs with the
+  /// Station's dependencies. With `mustChange` (pours and receives), an exhaustive test's
+  /// expectation must describe a change: a closure given for an action that changed nothing fails,
+  /// as in TCA.
   func check(
     _ actual: State, after event: String, from before: State, _ expectation: ((inout State) throws -> Void)?,
     mustChange: Bool = true, at location: SourceLocation
   ) {
-    var expected = before
+    defer { progress.withLock { $0.expected = actual } }
     let dependencies = self.dependencies
     let apply: (inout State) throws -> Void = { state in
       try withDependencies {
@@ -21,34 +25,27 @@ extension TestStation {
         try expectation?(&state)
       }
     }
+    let isExhaustive = exhaustivity == .on
+    var expected = isExhaustive ? before : actual
     do {
       try apply(&expected)
     } catch {
       reporter.fail("The assertion after \(event) threw \(error).", at: location)
-      progress.withLock { $0.expected = actual }
       return
     }
-    defer { progress.withLock { $0.expected = actual } }
     guard expected != actual else {
-      if mustChange, expectation != nil, before == actual, exhaustivity == .on {
+      if isExhaustive, mustChange, expectation != nil, before == actual {
         reporter.fail(
           "Expected the state to change after \(event), but it did not: an action that changes "
             + "nothing is asserted without a closure.", at: location)
       }
-      return
-    }
-    if exhaustivity != .on {
-      // Check only what the test asserted: its changes applied to the actual state must leave it
-      // as it is.
-      var asserted = actual
-      try? apply(&asserted)
-      guard asserted != actual else {
-        if showsSkipped, let diff = Diff.text(from: expected, to: actual) {
+      if !isExhaustive, showsSkipped {
+        var asserted = before
+        if (try? apply(&asserted)) != nil, let diff = Diff.text(from: asserted, to: actual) {
           print("Skipped changes not asserted after \(event):\n\(diff)")
         }
-        return
       }
-      expected = asserted
+      return
     }
     let diff = Diff.text(from: expected, to: actual) ?? "(the states differ but render the same)"
     let headline =

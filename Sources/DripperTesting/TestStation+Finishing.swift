@@ -20,6 +20,7 @@ extension TestStation {
       await waitForSettling(until: deadline, orEnd: true)
     }
     await station.reducePending()
+    await letEffectsStart()
     let timedOut = station.effectsIdle || station.effectsWaitOnlyForTime ? nil : timeout
     if exhaustivity == .on {
       checkNothingIsLeft(at: location, timedOut: timedOut)
@@ -45,6 +46,7 @@ extension TestStation {
   ) async {
     let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     await station.reducePending()
+    await letEffectsStart()
     reportDiagnostics(at: location)
     let asserted = progress.withLock { $0.asserted }
     let count = log.count
@@ -121,6 +123,16 @@ extension TestStation {
   }
 
   // MARK: - Waiting
+
+  /// Waits until every task of the effects has run until it waits for something: what each step
+  /// does before it returns, so that nothing the test does next races an effect that has not
+  /// reached its first wait, or its end. Bounded by ``timeout``, for an effect that never stops
+  /// running (a busy loop), which the end of the test then reports.
+  func letEffectsStart() async {
+    guard !station.effectsQuiet else { return }
+    let station = self.station
+    _ = await completes(within: timeout) { await station.waitForEffectsToBeQuiet() }
+  }
 
   func waitForReductionOrSettling(after count: Int, until deadline: ContinuousClock.Instant) async {
     let settling = settlingWait(orEnd: false)

@@ -15,6 +15,10 @@ extension TestStation {
   /// The closure runs with the Station's ``dependencies``, so a `@Dependency` it reads (a
   /// generated id, the date) is the one the feature saw.
   ///
+  /// It returns once the effects the action started have started, as TCA's `send` does: each has
+  /// run until it waits for something (a clock, a stream, an answer), so that a test clock
+  /// advanced next finds them asleep on it.
+  ///
   /// - Returns: A task to wait for the action's effects with, or to cancel them.
   @discardableResult
   public func pour(
@@ -28,8 +32,15 @@ extension TestStation {
     reportDiagnostics(at: location)
     defer { reportDiagnostics(at: location) }
     handleUnreceived(before: "pouring \(Dump.line(action))", at: location)
+    if isDismissed {
+      reporter.fail(
+        "Can't pour \(Dump.line(action)): the feature dismissed itself, and takes no more actions.",
+        at: location)
+      return TestStationTask(task: nil, testStation: self)
+    }
     let task = station.pour(.poured(action))
     await station.reducePending()
+    await letEffectsStart()
     let (asserted, expected) = progress.withLock { ($0.asserted, $0.expected) }
     let reductions = log.reductions(from: asserted)
     guard let index = reductions.firstIndex(where: { !$0.wasReceived }) else {
@@ -63,6 +74,7 @@ extension TestStation {
   ) async {
     let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     await station.reducePending()
+    await letEffectsStart()
     reportDiagnostics(at: location)
     if exhaustivity != .on, log.count > 0 { skip(through: log.count - 1, showing: showsSkipped) }
     let current = progress.withLock { $0.expected }
@@ -192,7 +204,8 @@ extension TestStation {
             reduction.state, after: "receiving \(Dump.line(reduction.action))", from: before, expectation,
             at: location)
           progress.withLock { $0.asserted = asserted + 1 }
-          return
+          // The effects the action started, and the one that poured it, run until they wait.
+          return await letEffectsStart()
         }
         if isExhaustive {
           let received = log.reductions(from: asserted).map(\.action)

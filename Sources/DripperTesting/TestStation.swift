@@ -45,6 +45,8 @@ public final class TestStation<State: Equatable & Sendable, Action: Sendable>: S
   /// The dependencies in force while the Station reduces, shared with its ``RecordingDripper``.
   let values: DependencyBox
   let diagnostics: DiagnosticForwarder
+  /// Whether the feature dismissed itself, and how its effects are cancelled when it does.
+  let dismissal: RootDismissal
 
   struct Progress {
     /// The state as the test last asserted it.
@@ -52,7 +54,7 @@ public final class TestStation<State: Equatable & Sendable, Action: Sendable>: S
     /// How many reductions the test has accounted for.
     var asserted = 0
     var exhaustivity = Exhaustivity.on
-    var timeout = Duration.seconds(5)
+    var timeout = Duration.seconds(1)
     var isFinished = false
     /// Whether ``TestStation/skipInFlightEffects(strict:fileID:filePath:line:column:)`` cancelled
     /// the effects, with no pour since: what is still winding down is not reported at the end.
@@ -60,6 +62,21 @@ public final class TestStation<State: Equatable & Sendable, Action: Sendable>: S
   }
 
   /// Starts a feature for a test.
+  ///
+  /// The initial state and the feature are made with the test's dependencies in force, as TCA's
+  /// `TestStore` makes them: a state whose initializer reads `@Dependency(\.uuid)` gets the
+  /// generator the test gives.
+  ///
+  /// ```swift
+  /// let station = TestStation(initialState: Todos.State()) {   // Todos.State() reads \.uuid
+  ///   Todos()
+  /// } withDependencies: {
+  ///   $0.uuid = .incrementing
+  /// }
+  /// ```
+  ///
+  /// The feature under test may dismiss itself through `@Dependency(\.dismiss)`, as a presented
+  /// screen does: ``isDismissed`` becomes `true` and its effects are cancelled.
   ///
   /// - Parameters:
   ///   - initialState: The state the feature starts in.
@@ -72,7 +89,7 @@ public final class TestStation<State: Equatable & Sendable, Action: Sendable>: S
   ///   - line: The line where it is made.
   ///   - column: The column where it is made.
   public init<D: Dripper<State, Action>>(
-    initialState: State,
+    initialState: @autoclosure () -> State,
     @DripperBuilder<State, Action> dripper: () -> D,
     withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },
     reporter: FailureReporter = .automatic,
@@ -81,22 +98,31 @@ public final class TestStation<State: Equatable & Sendable, Action: Sendable>: S
   ) {
     let log = ReductionLog<State, Action>()
     let origin = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    let base = dripper()
     let diagnostics = DiagnosticForwarder()
+    let dismissal = RootDismissal()
     var dependencies = DependencyValues.test(reporting: diagnostics.forward)
+    dependencies.dismiss = dismissal.effect
     prepareDependencies(&dependencies)
+    let (initialState, base) = withDependencies {
+      $0 = dependencies
+    } operation: {
+      (initialState(), dripper())
+    }
     let values = DependencyBox(dependencies)
     self.log = log
     self.reporter = reporter
     self.origin = origin
     self.values = values
     self.diagnostics = diagnostics
+    self.dismissal = dismissal
     self.progress = Lock(Progress(expected: initialState))
     self.station = Station(initialState: initialState) {
       RecordingDripper(base: base, log: log, dependencies: values)
     } withDependencies: {
       $0 = dependencies
     }
+    let station = self.station
+    dismissal.connect { [weak station] in station?.cancelEffects() }
     // Diagnostics arrive on the Station's tasks, where no test is current: they are reported from
     // the test's next call instead. Those raised while the dependencies were prepared (a key
     // without a test value, read by a partial override) are reported here, at the TestStation.
@@ -123,11 +149,14 @@ public final class TestStation<State: Equatable & Sendable, Action: Sendable>: S
   }
 
   /// How long the `receive` calls and ``finish(timeout:fileID:filePath:line:column:)`` wait for
-  /// effects that are still running, unless a call gives its own: 5 seconds by default.
+  /// effects that wait on the outside world (real time, a server's answer), unless a call gives
+  /// its own: 1 second by default, as TCA's `TestStore.timeout`.
   ///
-  /// The wait ends as soon as the action arrives or no effect runs, so a passing test never waits
-  /// it out: it is generous so that a correct test does not fail on a loaded machine (sanitizers,
-  /// tests run in parallel). Effects that sleep on a `TestClock` are not waited for at all.
+  /// The wait ends as soon as the action arrives or no effect could pour it, so a passing test
+  /// never waits it out, whatever the load on the machine: effects that only sleep on a
+  /// `TestClock` are not waited for at all, and work that runs without waiting on anything is
+  /// always waited for (the Station's tasks run on an executor that knows when they wait). Raise
+  /// it for effects whose real work outside takes longer.
   ///
   /// ```swift
   /// station.timeout = .milliseconds(200)
@@ -139,6 +168,15 @@ public final class TestStation<State: Equatable & Sendable, Action: Sendable>: S
 
   /// The state as the test last asserted it (in non-exhaustive mode, as it actually is).
   public var state: State { progress.withLock { $0.expected } }
+
+  /// Whether the feature under test dismissed itself through `@Dependency(\.dismiss)`, as TCA's
+  /// `TestStore.isDismissed`: its effects were cancelled, and it takes no more actions.
+  ///
+  /// ```swift
+  /// await station.pour(.deleteConfirmed)
+  /// #expect(station.isDismissed)
+  /// ```
+  public var isDismissed: Bool { dismissal.isDismissed }
 
   /// The dependencies the feature runs with: read them, or change them between steps, as TCA's
   /// `store.dependencies`. A change applies to the reductions after it and to the effects they
@@ -232,5 +270,34 @@ final class DiagnosticForwarder: Sendable {
       return target.early
     }
     for diagnostic in early { report(diagnostic) }
+  }
+}
+
+/// The dismissal of the feature under test, which no parent presents: it is marked dismissed and
+/// its effects are cancelled, as TCA's `TestStore` does.
+final class RootDismissal: Sendable {
+  private struct State {
+    var isDismissed = false
+    var cancelEffects: (@Sendable () -> Void)?
+  }
+
+  private let state = Lock(State())
+
+  var isDismissed: Bool { state.withLock { $0.isDismissed } }
+
+  /// The `dismiss` dependency the feature's effects call.
+  var effect: DismissEffect {
+    DismissEffect { [self] in
+      let cancel = state.withLock { state in
+        state.isDismissed = true
+        return state.cancelEffects
+      }
+      cancel?()
+    }
+  }
+
+  /// Cancels the Station's effects with `cancelEffects` when the feature dismisses itself.
+  func connect(_ cancelEffects: @escaping @Sendable () -> Void) {
+    state.withLock { $0.cancelEffects = cancelEffects }
   }
 }

@@ -2,12 +2,13 @@ import Dripper
 
 /// A pour of a ``TestStation``: wait for its effects, or cancel them.
 public struct TestStationTask: Sendable {
-  let task: PourTask
+  /// The pour; `nil` for an action that was not poured (the feature had dismissed itself).
+  let task: PourTask?
   let defaultTimeout: Duration
   let onTimeout: @Sendable (Duration, SourceLocation) -> Void
   let reportDiagnostics: @Sendable (SourceLocation) -> Void
 
-  init<State, Action>(task: PourTask, testStation: TestStation<State, Action>) {
+  init<State, Action>(task: PourTask?, testStation: TestStation<State, Action>) {
     self.task = task
     self.defaultTimeout = testStation.timeout
     self.onTimeout = { [weak testStation] timeout, location in
@@ -24,16 +25,32 @@ public struct TestStationTask: Sendable {
     column: UInt = #column
   ) async {
     let timeout = timeout ?? defaultTimeout
-    let task = self.task
-    let finished = await completes(within: timeout) { await task.finish() }
+    guard let task else { return }
     let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    if !finished { onTimeout(timeout, location) }
+    // Reported before the wait is cancelled, which cancels the pour's effects.
+    _ = await completes(
+      within: timeout, ifNot: { onTimeout(timeout, location) }, { await task.finish() })
     reportDiagnostics(location)
   }
 
-  /// Cancels the effects of the pour.
-  public func cancel() { task.cancel() }
+  /// Cancels the effects of the pour, and waits until they have ended, as TCA's
+  /// `await task.cancel()` does.
+  ///
+  /// ```swift
+  /// let timer = await station.pour(.startTimer)
+  /// await clock.advance(by: .seconds(1))
+  /// await station.receive(.tick) { $0.ticks = 1 }
+  /// await timer.cancel()
+  /// ```
+  ///
+  /// An effect that ignores its cancellation is waited for up to the TestStation's
+  /// ``TestStation/timeout``; cancelled, it is not reported as still running either way.
+  public func cancel() async {
+    guard let task else { return }
+    task.cancel()
+    _ = await completes(within: defaultTimeout) { await task.finish() }
+  }
 
   /// Whether ``cancel()`` was called.
-  public var isCancelled: Bool { task.isCancelled }
+  public var isCancelled: Bool { task?.isCancelled ?? false }
 }

@@ -162,7 +162,7 @@ import Testing
       }
     }
     let origin = "DripperTestingTests/TestStationFailureTests.swift:\(#line - 3)"
-    #expect(station.timeout == .seconds(5))
+    #expect(station.timeout == .seconds(1))
     station.timeout = .milliseconds(50)
     let task = await station.pour(.load)
     await withKnownIssue {

@@ -99,13 +99,17 @@ public func withTimeout<Value: Sendable>(
   clock: any Clock<Duration>,
   operation: @escaping @Sendable () async throws -> Value
 ) async throws -> Value {
+  // In a test, both tasks are followed from start to end (see `WatchedTask`), so that a test clock
+  // waits for an operation it woke to finish its work before it moves time to the deadline.
   try await withThrowingTaskGroup(of: Value.self) { group in
-    group.addTask { try await operation() }
+    group.addTask { try await WatchedTask.tracking { try await operation() } }
     group.addTask {
-      try await clock.sleep(for: timeout)
-      throw TimeoutError(timeout: timeout)
+      try await WatchedTask.tracking {
+        try await clock.sleep(for: timeout)
+        throw TimeoutError(timeout: timeout)
+      }
     }
     defer { group.cancelAll() }
-    return try await group.next()!
+    return try await WatchedTask.joining { try await group.next()! }
   }
 }

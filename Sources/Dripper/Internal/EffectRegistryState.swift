@@ -261,12 +261,15 @@ struct EffectRegistryState<Work> {
     let role: Role
   }
 
-  /// The slots doing work themselves (not through children), in the order they started: what a
-  /// test reports as still running.
+  /// The slots doing work themselves (not through children) and not cancelled, in the order they
+  /// started: what a test reports as still running. A cancelled slot can pour nothing more, so
+  /// that, as in TCA, it is no longer in flight, even while its task winds down.
   var leaves: [Leaf] {
-    slots.all.filter { $0.element.isWork && $0.element.children == 0 && $0.element.role != .join }
-      .sorted { $0.id.order < $1.id.order }
-      .map { Leaf(slot: $0.id, origin: $0.element.origin, role: $0.element.role) }
+    slots.all.filter {
+      $0.element.isWork && $0.element.children == 0 && $0.element.role != .join && !$0.element.cancelled
+    }
+    .sorted { $0.id.order < $1.id.order }
+    .map { Leaf(slot: $0.id, origin: $0.element.origin, role: $0.element.role) }
   }
 }
 

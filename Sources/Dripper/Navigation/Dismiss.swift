@@ -22,7 +22,7 @@ public struct DismissEffect: Sendable {
 
   /// A dismissal that runs `dismiss`; `nil` for the value outside any presentation.
   @usableFromInline
-  init(_ dismiss: (@Sendable () async -> Void)?) {
+  package init(_ dismiss: (@Sendable () async -> Void)?) {
     self.dismiss = dismiss
   }
 
