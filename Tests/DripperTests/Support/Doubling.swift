@@ -25,9 +25,15 @@ func threadCPUNanoseconds() -> UInt64 {
 
 /// Checks that `work` grows linearly: times it at `n`, `2n` and `4n`, three rounds each, the sizes
 /// interleaved so that a busy moment of the machine falls on all of them, and expects the best
-/// time at `4n` within 6× the best at `n` (4× is linear; a quadratic is 16×). The suite runs beside
-/// the others, on a loaded machine: a check that fails is measured again, up to three times, and
-/// passes if any measure holds. A quadratic fails all three.
+/// time at `4n` within 8× the best at `n` (4× is linear; a quadratic is 16×, and 8× is halfway
+/// between the two on a log scale). The suite runs beside the others, on a loaded machine: a check
+/// that fails is measured again, up to five times, and passes if any measure holds. A quadratic
+/// fails all five.
+///
+/// Wall-clock time, because the work crosses threads (a producer, the Station's drain): with both
+/// cores held by other processes, work that spans more scheduler slices waits longer for the other
+/// thread, so the largest size reads up to 8× in some attempts (forEach appends, 2,000 to 8,000:
+/// 7.3×, 6.5×, 8.0× in one run beside two busy loops; 3.9×-5.6× on a quiet machine).
 ///
 /// Not a measure of speed — the benchmark measures that — but of how cost grows: a change that
 /// brings back a quadratic fails here. `n` is scaled by `DRIPPER_STRESS_SCALE` (the sanitizers run
@@ -36,7 +42,7 @@ func expectLinear(
   _ label: String, n: Int, sourceLocation: SourceLocation = #_sourceLocation,
   _ work: (Int) async -> Void
 ) async {
-  await expectLinearTimes(label, n: n, sourceLocation) { size in
+  await expectLinearTimes(label, n: n, bound: wallClockBound, sourceLocation) { size in
     let start = monotonicNanoseconds()
     await work(size)
     return monotonicNanoseconds() - start
@@ -49,7 +55,7 @@ func expectLinearSynchronous(
   _ label: String, n: Int, sourceLocation: SourceLocation = #_sourceLocation,
   _ work: (Int) -> Void
 ) async {
-  await expectLinearTimes(label, n: n, sourceLocation) { size in
+  await expectLinearTimes(label, n: n, bound: linearBound, sourceLocation) { size in
     let start = threadCPUNanoseconds()
     work(size)
     return threadCPUNanoseconds() - start
@@ -58,12 +64,12 @@ func expectLinearSynchronous(
 
 /// The sizes and bound of a linearity check, for either clock.
 private func expectLinearTimes(
-  _ label: String, n: Int, _ sourceLocation: SourceLocation, _ nanoseconds: (Int) async -> UInt64
+  _ label: String, n: Int, bound: Double, _ sourceLocation: SourceLocation,
+  _ nanoseconds: (Int) async -> UInt64
 ) async {
   let n = scaled(n)
   await expectGrowth(
-    label, sizes: [n, 2 * n, 4 * n], bound: linearBound, "not linear from n to 4n", sourceLocation,
-    nanoseconds)
+    label, sizes: [n, 2 * n, 4 * n], bound: bound, "not linear from n to 4n", sourceLocation, nanoseconds)
 }
 
 /// Checks that the part of `work` it times itself does not grow with `n`: `work` returns the
@@ -84,15 +90,19 @@ func expectIndependentOfSize(
 /// a quadratic (16×).
 private let linearBound: Double = stressScale < 1 ? 10 : 6
 
+/// The bound of wall-clock checks: 8× (see ``expectLinear(_:n:sourceLocation:_:)``), or 10× with
+/// the sanitizers.
+private let wallClockBound: Double = stressScale < 1 ? 10 : 8
+
 /// The measure both checks share: the best of three rounds at each size, the sizes interleaved,
-/// and the ratio of the last size's best to the first's within `bound`, in one of three attempts.
+/// and the ratio of the last size's best to the first's within `bound`, in one of five attempts.
 private func expectGrowth(
   _ label: String, sizes: [Int], bound: Double, _ failure: String, _ sourceLocation: SourceLocation,
   _ nanoseconds: (Int) async -> UInt64
 ) async {
   _ = keepingLargeBlocksInTheHeap
   var attempts: [String] = []
-  for _ in 0..<3 {
+  for _ in 0..<5 {
     var best = [UInt64](repeating: .max, count: sizes.count)
     for _ in 0..<3 {
       for (index, size) in sizes.enumerated() { best[index] = min(best[index], await nanoseconds(size)) }
