@@ -142,9 +142,10 @@ func effectRows(_ options: BenchmarkOptions) async -> [Row] {
   rows.append(
     Row(
       group: group, name: "effect round trip: await pour(.ping).finish(), .run { await pour(.pong) }",
-      // The target is missed (see the README): the bound guards today's figure, 4x to 13x on a
-      // loaded 2-core machine, against a change that loses what the engine has.
-      nanoseconds: times[1], baseline: bareTaskRow, target: 2, bound: 20))
+      // 3x, as issue 40 decided: the rest is runtime machinery documented behaviours need (see
+      // Benchmarks notes in the README). The bound guards against a change that loses what the
+      // engine has, on a loaded 2-core machine.
+      nanoseconds: times[1], baseline: bareTaskRow, target: 3, bound: 20))
 
   // The floor: as many bare tasks, each waiting the same way, then cancelled.
   let bareRow = "\(n) tasks waiting on a stream: started, then cancelled"

@@ -41,7 +41,23 @@ if let seconds = options.soakSeconds {
   cappingMallocArenas()
   exit(await Task.detached { await soak(seconds: seconds) }.value ? 0 : 1)
 }
-let rows = await Task.detached { await allRows(options) }.value
-let report = Report(rows: rows, options: options)
+var report = Report(rows: await Task.detached { await allRows(options) }.value, options: options)
 print(report.text)
-if options.check, !report.outOfBounds.isEmpty { exit(1) }
+// With --check, a row out of its bound is measured again, twice at most, with the whole run of its
+// filter (its baseline too): a burst of load on the machine falls on one run, a row that lost its
+// speed is out of bounds in all three. Only the latter fails.
+var outOfBounds = Set(report.outOfBounds.map(\.row.name))
+for attempt in 2...3 where options.check && !outOfBounds.isEmpty {
+  print(
+    "\ncheck: \(outOfBounds.sorted().joined(separator: ", ")) out of bounds; measuring again (\(attempt) of 3)"
+  )
+  report = Report(rows: await Task.detached { await allRows(options) }.value, options: options)
+  print(report.text)
+  outOfBounds.formIntersection(report.outOfBounds.map(\.row.name))
+}
+if options.check {
+  print(
+    outOfBounds.isEmpty
+      ? "check: passed" : "check FAILED in three runs: \(outOfBounds.sorted().joined(separator: ", "))")
+  if !outOfBounds.isEmpty { exit(1) }
+}
