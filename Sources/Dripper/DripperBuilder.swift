@@ -93,9 +93,15 @@ public enum DripperBuilder<State: Sendable, Action: Sendable> {
     /// The reduction a Station runs: both drippers built once.
     @inlinable
     public func _reducer() -> @Sendable (inout State, Action) -> Effect<Action> {
-      reduction(
-        of: _Sequence<_BuiltDripper<State, Action>, _BuiltDripper<State, Action>>(
-          _BuiltDripper(d0), _BuiltDripper(d1)))
+      _build().reduce
+    }
+
+    /// The reduction a Station runs and its check: both drippers built once, both checks in order.
+    @inlinable
+    public func _build() -> _Reduction<State, Action> {
+      let ((d0, audit0), (d1, audit1)) = (_BuiltDripper.building(d0), _BuiltDripper.building(d1))
+      let built = _Sequence<_BuiltDripper<State, Action>, _BuiltDripper<State, Action>>(d0, d1)
+      return reduction(of: built, audit: mergedAudits(audit0, audit1))
     }
   }
 
@@ -119,6 +125,12 @@ public enum DripperBuilder<State: Sendable, Action: Sendable> {
     @inlinable
     public func _reducer() -> @Sendable (inout State, Action) -> Effect<Action> {
       wrapped?._reducer() ?? EmptyDripper()._reducer()
+    }
+
+    /// The reduction a Station runs and its check: the wrapped dripper's.
+    @inlinable
+    public func _build() -> _Reduction<State, Action> {
+      wrapped?._build() ?? EmptyDripper()._build()
     }
   }
 
@@ -149,6 +161,15 @@ public enum DripperBuilder<State: Sendable, Action: Sendable> {
       case .second(let second): second._reducer()
       }
     }
+
+    /// The reduction a Station runs and its check: the branch's.
+    @inlinable
+    public func _build() -> _Reduction<State, Action> {
+      switch self {
+      case .first(let first): first._build()
+      case .second(let second): second._build()
+      }
+    }
   }
 
   /// Drippers built by a `for` loop, run in order.
@@ -174,7 +195,15 @@ public enum DripperBuilder<State: Sendable, Action: Sendable> {
     /// The reduction a Station runs: each dripper built once.
     @inlinable
     public func _reducer() -> @Sendable (inout State, Action) -> Effect<Action> {
-      reduction(of: _Array<_BuiltDripper<State, Action>>(drippers: drippers.map { _BuiltDripper($0) }))
+      _build().reduce
+    }
+
+    /// The reduction a Station runs and its check: each dripper built once, each check in order.
+    @inlinable
+    public func _build() -> _Reduction<State, Action> {
+      let parts = drippers.map { _BuiltDripper.building($0) }
+      let built = _Array<_BuiltDripper<State, Action>>(drippers: parts.map(\.0))
+      return reduction(of: built, audit: parts.reduce(nil) { mergedAudits($0, $1.1) })
     }
   }
 }

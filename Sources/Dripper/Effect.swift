@@ -233,14 +233,14 @@ public struct Effect<Action: Sendable>: Sendable {
     Self(.cancel(.namespace(component)))
   }
 
-  /// Cancels the effects of the children at `location` (the elements of a list) whose id is not in
-  /// `present`: how a `forEach` whose list was replaced wholesale cancels the effects of the
-  /// elements that went.
+  /// Cancels the effects of the children at `location` (the elements of a list) that `isPresent`
+  /// says are gone: how a `forEach` whose list was replaced wholesale cancels the effects of the
+  /// elements that went. The Station asks only about the children with effects.
   @usableFromInline
-  static func cancelChildren(at location: ChildNamespace.Location, except present: Set<AnySendableHashable>)
-    -> Self
-  {
-    Self(.cancel(.absentChildren(location, present: present)))
+  static func cancelChildren(
+    at location: ChildNamespace.Location, keeping isPresent: @escaping @Sendable (AnySendableHashable) -> Bool
+  ) -> Self {
+    Self(.cancel(.absentChildren(location, isPresent: isPresent)))
   }
 
   /// Reports a diagnostic through the Station that runs the reduction: to its observers'

@@ -298,3 +298,14 @@ extension IdentifiedArray where Element: Identifiable, Element.ID == ID {
 /// An ``IdentifiedArray`` of identifiable elements.
 public typealias IdentifiedArrayOf<Element: Identifiable & Sendable> = IdentifiedArray<Element.ID, Element>
 where Element.ID: Sendable
+
+extension IdentifiedArray: ChildCollection {
+  @inlinable
+  func containsChild(_ id: ID) -> Bool { _positions[id] != nil }
+
+  @usableFromInline
+  var presence: @Sendable (AnySendableHashable) -> Bool {
+    let positions = _positions
+    return { ($0.base as? ID).map { positions[$0] != nil } ?? false }
+  }
+}

@@ -265,7 +265,8 @@ extension StateHandler {
             + "\(action); it is reduced, but nothing tracks it: make the effect's operation wait for what pours"
         ))
     }
-    guard let executor else { return await receive(action, pour: effect.pour) }
-    await executor.runAway { await self.receive(action, pour: effect.pour) }
+    let (pour, slot, origin) = (effect.pour, effect.slot, effect.origin)
+    guard let executor else { return await receive(action, pour: pour, slot: slot, origin: origin) }
+    await executor.runAway { await self.receive(action, pour: pour, slot: slot, origin: origin) }
   }
 }

@@ -70,10 +70,10 @@ extension StateHandler {
       startSequence(parts, in: context, under: parent, sending: &sends)
     case .cancellable(let admission, let inner):
       admit(inner, under: admission, in: context, parent: parent, sending: &sends)
-    case .cancel(.absentChildren(let location, let present)):
+    case .cancel(.absentChildren(let location, let isPresent)):
       let namespace = context.namespace
       let (_, starts) = effects.update { state, after in
-        state.cancelChildren(of: namespace, at: location, except: present, &after)
+        state.cancelChildren(of: namespace, at: location, keeping: isPresent, &after)
       }
       startWork(starts, sending: &sends)
     case .cancel(let cancellation):

@@ -55,6 +55,14 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
   @usableFromInline @exclusivity(unchecked) var currentState: State
   /// The dripper's reduction, compiled for its concrete type (see ``Dripper/_reducer()``).
   @usableFromInline let reducer: @Sendable (inout State, Action) -> Effect<Action>
+  /// The check after each reduction that cancels the effects of children a reducer around their
+  /// `ifLet`, `forEach` or stack removed (see ``_Audit``); `nil` for a feature without children.
+  @usableFromInline let audit: _Audit<State, Action>?
+  /// What ``audit`` remembers between reductions.
+  @usableFromInline @exclusivity(unchecked) var auditContext = _AuditContext()
+  /// Whether ``auditContext`` missed reductions: the check is skipped while no effect runs or
+  /// starts, as there is nothing to cancel, and learns the children afresh when it runs again.
+  @usableFromInline @exclusivity(unchecked) var auditMissedReductions = false
   /// Who watches the state, told after each reduction.
   @usableFromInline nonisolated let publishers = StatePublishers<State>()
   /// The number of the last pour taken from the mailbox: the scheduled drain task
@@ -77,11 +85,20 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
     initialState: State, dripper: some Dripper<State, Action>, dependencies: DependencyValues,
     onEnd: (@Sendable () -> Void)? = nil
   ) {
-    self.currentState = initialState
-    self.reducer = dripper._reducer()
+    var state = initialState
+    let built = dripper._build()
+    self.reducer = built.reduce
+    self.audit = built.audit
+    // A first look, so that the check knows the children there from the start: what leaves in the
+    // first reduction is then seen to leave. Nothing runs yet, so there is nothing to cancel.
+    var context = _AuditContext()
+    if let audit = built.audit { _ = audit(&state, &context) }
+    self.currentState = state
+    self.auditContext = context
     var dependencies = dependencies
     dependencies.station = DependencyValues.nextStation()
     dependencies.followsReductions = true
+    dependencies.stackElementIDs = StackElementIDs()
     self.boxedDependencies = DependencyBox(dependencies)
     self.onEnd = onEnd
     self.executor = Self.makeExecutor(for: dependencies)
@@ -126,13 +143,31 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
     return PourTask(host: self, number: number)
   }
 
-  /// Reduces an action poured by an effect, after the actions already in the mailbox.
-  func receive(_ action: Action, pour: PourNumber) {
+  /// Reduces an action poured by the effect in `slot`, after the actions already in the mailbox;
+  /// drops it if the effect was cancelled meanwhile.
+  ///
+  /// Whether the effect is still live is decided here, on the actor, as the action is about to be
+  /// reduced, not as it was poured: a response poured while the reduction that ended its
+  /// presentation ran must not reach the next presentation. Dropped with a ``Diagnostic`` when
+  /// its child feature left the state (a test fails, naming where the effect was written);
+  /// silently when the effect was cancelled otherwise, as TCA drops what a cancelled effect sends.
+  func receive(_ action: Action, pour: PourNumber, slot: EffectSlotID, origin: EffectOrigin) {
     guard !effects.isClosed else {
       return report(
         Diagnostic(.droppedPour, "dropped \(action): it was poured after its Station was released"))
     }
-    receiveEntry(self, action, pour)
+    switch effects.liveness(slot) {
+    case .live, .ended:
+      receiveEntry(self, action, pour)
+    case .cancelled:
+      return
+    case .childLeft:
+      report(
+        Diagnostic(
+          .missingChild,
+          "dropped \(Dump.line(action)): the effect started at \(origin) poured it after its child feature "
+            + "left the state (dismissed, replaced by another, or removed)"))
+    }
   }
 
   @inlinable
@@ -209,10 +244,29 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
 
   @inlinable
   func reduceOne(_ action: Action, pour: PourNumber) {
-    let effect = reducer(&currentState, action)
+    var effect = reducer(&currentState, action)
+    if let audit { effect = audited(effect, with: audit) }
     if publishers.isActive { publishers.publish(currentState) }
     if effect.isNone { return }
     perform(effect, pour: pour)
+  }
+
+  /// `effect` with the cancellations of the children that left the state in the reduction that
+  /// returned it (see ``_Audit``). While no effect runs and the reduction starts none, no child has
+  /// any to cancel: the check is skipped, which keeps a feature with lists and presentations as
+  /// fast as one without while its effects are idle (`dripper-bench --filter composition`).
+  @inlinable
+  func audited(_ effect: Effect<Action>, with audit: _Audit<State, Action>) -> Effect<Action> {
+    if effect.isNone, !effects.hasPoursWithEffects {
+      auditMissedReductions = true
+      return effect
+    }
+    if auditMissedReductions {
+      // What it remembered may be stale: nothing ran meanwhile, so it learns what is there now.
+      auditContext = _AuditContext()
+      auditMissedReductions = false
+    }
+    return effect.merge(with: audit(&currentState, &auditContext))
   }
 
   /// Reduces the actions effects sent, in order, and those they send in turn. An action that a

@@ -63,14 +63,26 @@ struct RecordingDripper<Base: Dripper>: Dripper {
   /// The feature's reduction, built once, as a Station builds it: its body and its children's
   /// bodies are evaluated when the test starts, not at each action.
   let reduceBase: @Sendable (inout Base.State, Base.Action) -> Effect<Base.Action>
+  /// The feature's check after each reduction (see `_Audit`), built with it.
+  let auditBase: _Audit<Base.State, Base.Action>?
   let log: ReductionLog<Base.State, Base.Action>
   /// The dependencies in force, which the test may change between steps.
   let dependencies: DependencyBox
 
   init(base: Base, log: ReductionLog<Base.State, Base.Action>, dependencies: DependencyBox) {
-    self.reduceBase = base._reducer()
+    let built = base._build()
+    self.reduceBase = built.reduce
+    self.auditBase = built.audit
     self.log = log
     self.dependencies = dependencies
+  }
+
+  /// The feature's reduction and its check, which the Station runs after each reduction.
+  func _build() -> _Reduction<Base.State, TestAction<Base.Action>> {
+    let audit = auditBase.map { audit -> _Audit<Base.State, TestAction<Base.Action>> in
+      { state, context in audit(&state, &context).map { .received($0) } }
+    }
+    return _Reduction(reduce: { self.reduce(into: &$0, action: $1) }, audit: audit)
   }
 
   func reduce(
@@ -89,5 +101,14 @@ struct RecordingDripper<Base: Dripper>: Dripper {
     }
     log.append(Reduction(action: action, wasReceived: wasReceived, state: state))
     return effect.map { .received($0) }
+  }
+}
+
+extension TestAction: DumpsAsDescription {
+  /// The action alone, as the feature sees it: what a diagnostic about it shows.
+  var description: String {
+    switch self {
+    case .poured(let action), .received(let action): Dump.line(action)
+    }
   }
 }

@@ -2,7 +2,9 @@ import Dripper
 
 extension TestStation {
   /// Waits for every effect to finish, then checks that every received action was asserted and
-  /// that no effect is still running.
+  /// that no effect is still running. Cancelled effects are not running, as in TCA; those still
+  /// winding down are waited for, within the ``timeout``, so that what they report is reported
+  /// here.
   ///
   /// Effects that sleep on a `TestClock` are still running: advance the clock, cancel them, or call
   /// ``skipInFlightEffects(strict:fileID:filePath:line:column:)``.
@@ -18,6 +20,14 @@ extension TestStation {
     // Wait until the effects end, or every one left waits on a test clock.
     while !station.effectsIdle, !station.effectsWaitOnlyForTime, ContinuousClock.now < deadline {
       await waitForSettling(until: deadline, orEnd: true)
+    }
+    // Cancelled effects still winding down are not running, but what they do until they end (a
+    // late pour dropped with a diagnostic) belongs to this test: wait for them, within the timeout.
+    if !station.effectsIdle, station.runningEffects.isEmpty, ContinuousClock.now < deadline {
+      let station = self.station
+      _ = await completes(within: ContinuousClock.now.duration(to: deadline)) {
+        await station.waitForEffectsToEnd()
+      }
     }
     await station.reducePending()
     await letEffectsStart()

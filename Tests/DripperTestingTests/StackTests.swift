@@ -137,6 +137,9 @@ extension CasePath<EditorStack.Action, StackAction<SheetEditor.State, SheetEdito
     await station.finish()
   }
 
+  /// Issue 41: ids are unique over a Station's life. A new stack assigned in a reduction numbers
+  /// its element after every id the Station gave (#2, not #0), so the effects of #0 and #1 end
+  /// with them and never drive the new screen (they did when ids restarted at 0).
   @Test func replacingTheStackCancelsTheEffectsOfTheElementsNotOnTheNewOne() async {
     let clock = TestClock()
     let station = station(clock)
@@ -144,10 +147,36 @@ extension CasePath<EditorStack.Action, StackAction<SheetEditor.State, SheetEdito
     await station.pour(.open("b")) { $0.path.append(SheetEditor.State(text: "b")) }
     await station.pour(.path(.element(id: 0, action: .startTicking)))
     await station.pour(.path(.element(id: 1, action: .startTicking)))
-    // The new stack numbers its one element 0: element 0 keeps its effect, element 1 loses its.
-    await station.pour(.reset("new")) { $0.path = [SheetEditor.State(text: "new")] }
+    await station.pour(.reset("new")) {
+      $0.path = StackState()
+      $0.path[id: 2] = SheetEditor.State(text: "new")
+    }
+    await clock.advance(by: .seconds(3))
+    await station.pour(.path(.element(id: 2, action: .startTicking)))
     await clock.advance(by: .seconds(1))
-    await station.receive(.path(.element(id: 0, action: .tick))) { $0.path[id: 0]?.text = "new." }
+    await station.receive(.path(.element(id: 2, action: .tick))) { $0.path[id: 2]?.text = "new." }
     await station.finish()
+  }
+
+  /// A fresh Station starts its ids from 0 again: the same pushes give the same ids in every test.
+  @Test func eachStationNumbersFromZero() async {
+    for _ in 0..<2 {
+      let station = station(TestClock())
+      await station.pour(.reset("new")) { $0.path[id: 0] = SheetEditor.State(text: "new") }
+      await station.pour(.open("a")) { $0.path[id: 1] = SheetEditor.State(text: "a") }
+      await station.finish()
+    }
+  }
+
+  /// `[id:]` set under an id not on the stack pushes with that id, as TCA's does; setting `nil`
+  /// under an absent id changes nothing.
+  @Test func settingAnAbsentIDPushes() {
+    var path = StackState<Int>()
+    path[id: 4] = 40
+    path[id: 7] = nil
+    #expect(path.ids == [4])
+    path[id: 9]? = 90
+    #expect(path.ids == [4])
+    #expect(path.append(1) == 5)
   }
 }

@@ -34,6 +34,9 @@ public struct DependencyValues: Sendable {
   /// stack around a child's reduction instead of binding these values again, which costs more
   /// than the reduction. An effect captures ``isPresented`` as it is when the effect is made.
   @usableFromInline package var followsReductions = false
+  /// Where the stacks a Station's reductions build take their element ids, so that an id is never
+  /// given twice in the Station's life (see ``StackElementID``); `nil` outside a Station.
+  @usableFromInline var stackElementIDs: StackElementIDs?
 
   /// Live dependencies: the values a program uses when nothing overrides them.
   public init() {
@@ -89,10 +92,13 @@ public struct DependencyValues: Sendable {
   /// `values`, keeping what ties these to their Station's reductions: for a harness that binds
   /// values of its own around each reduction.
   package mutating func replace(with values: DependencyValues) {
-    let (station, followsReductions) = (self.station, self.followsReductions)
+    let (station, followsReductions, stackElementIDs) = (
+      self.station, self.followsReductions, self.stackElementIDs
+    )
     self = values
     self.station = station
     self.followsReductions = followsReductions
+    self.stackElementIDs = stackElementIDs
   }
 
   /// Runs `body` with `values` in force, bound in the task, so that tasks it starts inherit them.

@@ -28,7 +28,22 @@ struct _BuiltDripper<State: Sendable, Action: Sendable>: Dripper {
   /// first action comes instead, once (see ``LazyReduction``).
   @inlinable
   init<Base: Dripper<State, Action>>(_ base: Base) {
-    reduction = ReductionBuilding.build(base)
+    reduction = ReductionBuilding.build(base).reduce
+  }
+
+  /// A child built from its reduction.
+  @inlinable
+  init(reduction: @escaping @Sendable (inout State, Action) -> Effect<Action>) {
+    self.reduction = reduction
+  }
+
+  /// `base` built once, and its check after each reduction of the whole feature (see
+  /// ``_Reduction``), kept apart: the child is copied on the way of every action, the check only
+  /// while the Station's check is composed.
+  @inlinable
+  static func building<Base: Dripper<State, Action>>(_ base: Base) -> (Self, _Audit<State, Action>?) {
+    let built = ReductionBuilding.build(base)
+    return (Self(reduction: built.reduce), built.audit)
   }
 
   @inlinable
@@ -40,6 +55,11 @@ struct _BuiltDripper<State: Sendable, Action: Sendable>: Dripper {
   func _reducer() -> @Sendable (inout State, Action) -> Effect<Action> {
     reduction
   }
+
+  @inlinable
+  func _build() -> _Reduction<State, Action> {
+    _Reduction(reduce: reduction, audit: nil)
+  }
 }
 
 extension Dripper {
@@ -49,6 +69,43 @@ extension Dripper {
   func reduction(of built: some Dripper<State, Action>) -> @Sendable (inout State, Action) -> Effect<Action> {
     { built.reduce(into: &$0, action: $1) }
   }
+
+  /// The reduction of `built` and the check `audit`: what a composed dripper's ``_build()``
+  /// returns.
+  @inlinable
+  func reduction(of built: some Dripper<State, Action>, audit: _Audit<State, Action>?) -> _Reduction<
+    State, Action
+  > {
+    _Reduction(reduce: { built.reduce(into: &$0, action: $1) }, audit: audit)
+  }
+}
+
+/// Runs `reduce` on a child's state between two runs of its check `audit`, if it has one: how an
+/// element of a list or a stack is checked, as the Station's check does not reach into elements.
+/// The first run catches what left since (a presentation the parent closed) and learns which
+/// children are there; the second catches what a reducer in the element's body, around one of its
+/// children, removed in this action.
+@inlinable
+func reducingChecked<State: Sendable, Action: Sendable>(
+  _ state: inout State, audit: _Audit<State, Action>?, _ reduce: (inout State) -> Effect<Action>
+) -> Effect<Action> {
+  guard let audit else { return reduce(&state) }
+  var context = _AuditContext()
+  let before = audit(&state, &context)
+  let effect = reduce(&state)
+  return before.merge(with: effect).merge(with: audit(&state, &context))
+}
+
+/// Checks run one after another, their effects merged; `nil` when there is none to run.
+@inlinable
+func mergedAudits<State: Sendable, Action: Sendable>(
+  _ first: _Audit<State, Action>?, _ second: _Audit<State, Action>?
+)
+  -> _Audit<State, Action>?
+{
+  guard let first else { return second }
+  guard let second else { return first }
+  return { state, context in first(&state, &context).merge(with: second(&state, &context)) }
 }
 
 /// The dripper types whose reductions are being built on this thread, outermost first: how a
@@ -65,14 +122,14 @@ enum ReductionBuilding {
   /// `Scope` through a Station cost 1,390-1,533 ns a pour instead of 146-195
   /// (`dripper-bench --filter composition`).
   @inlinable
-  static func build<Base: Dripper>(_ base: Base)
-    -> @Sendable (inout Base.State, Base.Action) -> Effect<
-      Base.Action
-    >
-  {
+  static func build<Base: Dripper>(_ base: Base) -> _Reduction<Base.State, Base.Action> {
     let type = ObjectIdentifier(Base.self)
-    guard let building = startBuilding(type) else { return LazyReduction(base).reduction }
-    return whileBuilding(building) { base._reducer() }
+    // A level built at its first action checks nothing after reductions: its children are
+    // cancelled by the level above, or when its own next action comes.
+    guard let building = startBuilding(type) else {
+      return _Reduction(reduce: LazyReduction(base).reduction, audit: nil)
+    }
+    return whileBuilding(building) { base._build() }
   }
 
   /// Runs `body` with `building` as the types being built.
@@ -112,7 +169,7 @@ final class LazyReduction<Base: Dripper>: Sendable {
     if let reduction = stored.withLock({ $0 }) { return reduction }
     // Built outside the lock: building may reach another level of the same feature, whose own
     // lazy reduction is another object. Two threads may both build; the first one kept wins.
-    let reduction = ReductionBuilding.build(base)
+    let reduction = ReductionBuilding.build(base).reduce
     return stored.withLock { stored in
       if let stored { return stored }
       stored = reduction

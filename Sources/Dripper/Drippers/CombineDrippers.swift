@@ -32,4 +32,10 @@ public struct CombineDrippers<State: Sendable, Action: Sendable, Drippers: Dripp
   public func _reducer() -> @Sendable (inout State, Action) -> Effect<Action> {
     drippers._reducer()
   }
+
+  /// The reduction a Station runs and its check: the drippers'.
+  @inlinable
+  public func _build() -> _Reduction<State, Action> {
+    drippers._build()
+  }
 }

@@ -48,8 +48,14 @@ struct _DependencyModifier<Base: Dripper>: Dripper {
 
   /// The reduction a Station runs: over the base built once.
   public func _reducer() -> @Sendable (inout Base.State, Base.Action) -> Effect<Base.Action> {
-    reduction(
-      of: _DependencyModifier<_BuiltDripper<Base.State, Base.Action>>(
-        base: _BuiltDripper(base), update: update))
+    _build().reduce
   }
+
+  /// The reduction a Station runs and its check: over the base built once; the base's check.
+  public func _build() -> _Reduction<Base.State, Base.Action> {
+    let (base, audit) = _BuiltDripper.building(self.base)
+    let built = _DependencyModifier<_BuiltDripper<Base.State, Base.Action>>(base: base, update: update)
+    return reduction(of: built, audit: audit)
+  }
+
 }

@@ -24,6 +24,9 @@ public struct Drip<State: Sendable, Action: Sendable>: Dripper {
 
   @usableFromInline
   let reduction: @Sendable (inout State, Action) -> Effect<Action>
+  /// The erased dripper's check (see ``_Reduction``); `nil` for a closure.
+  @usableFromInline
+  let auditor: _Audit<State, Action>?
 
   /// Creates a dripper from a closure.
   ///
@@ -31,6 +34,7 @@ public struct Drip<State: Sendable, Action: Sendable>: Dripper {
   @inlinable
   public init(_ reduce: @escaping @Sendable (_ state: inout State, _ action: Action) -> Effect<Action>) {
     self.reduction = reduce
+    self.auditor = nil
   }
 
   /// Wraps another dripper, erasing its type; its reduction, body included, is built once, here.
@@ -38,7 +42,9 @@ public struct Drip<State: Sendable, Action: Sendable>: Dripper {
   /// `if #available` in a ``DripperBuilder`` uses this.
   @inlinable
   public init<D: Dripper<State, Action>>(_ dripper: D) {
-    self.reduction = dripper._reducer()
+    let built = ReductionBuilding.build(dripper)
+    self.reduction = built.reduce
+    self.auditor = built.audit
   }
 
   /// Runs the closure.
@@ -51,6 +57,12 @@ public struct Drip<State: Sendable, Action: Sendable>: Dripper {
   @inlinable
   public func _reducer() -> @Sendable (inout State, Action) -> Effect<Action> {
     reduction
+  }
+
+  /// The reduction a Station runs and the erased dripper's check.
+  @inlinable
+  public func _build() -> _Reduction<State, Action> {
+    _Reduction(reduce: reduction, audit: auditor)
   }
 }
 

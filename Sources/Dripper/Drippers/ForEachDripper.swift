@@ -42,37 +42,58 @@ struct _ForEachDripper<Parent: Dripper, ID: Hashable & Sendable, Element: Drippe
     any WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>> & Sendable
   @usableFromInline let toElementAction: CasePath<Parent.Action, IdentifiedAction<ID, Element.Action>>
   @usableFromInline let element: Element
+  /// The element's check, run before and after each of its actions (see
+  /// ``reducingChecked(_:audit:_:)``); `nil` outside a Station's build, or for an element without
+  /// children.
+  @usableFromInline let elementAudit: _Audit<Element.State, Element.Action>?
 
   @inlinable
   init(
     parent: Parent,
     toElements: any WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>> & Sendable,
-    toElementAction: CasePath<Parent.Action, IdentifiedAction<ID, Element.Action>>, element: Element
+    toElementAction: CasePath<Parent.Action, IdentifiedAction<ID, Element.Action>>, element: Element,
+    elementAudit: _Audit<Element.State, Element.Action>? = nil
   ) {
     self.parent = parent
     self.toElements = toElements
     self.toElementAction = toElementAction
     self.element = element
+    self.elementAudit = elementAudit
   }
 
   /// The reduction a Station runs: over the parent and the element built once.
   @inlinable
   public func _reducer() -> @Sendable (inout Parent.State, Parent.Action) -> Effect<Parent.Action> {
-    reduction(
-      of: _ForEachDripper<
-        _BuiltDripper<Parent.State, Parent.Action>, ID, _BuiltDripper<Element.State, Element.Action>
-      >(
-        parent: _BuiltDripper(parent), toElements: toElements, toElementAction: toElementAction,
-        element: _BuiltDripper(element)))
+    _build().reduce
+  }
+
+  /// The reduction a Station runs and its check: over the parent and the element built once; the
+  /// parent's check, then the list's removals since the last look (a reducer around this one may
+  /// have removed rows).
+  @inlinable
+  public func _build() -> _Reduction<Parent.State, Parent.Action> {
+    let (builtParent, parentAudit) = _BuiltDripper.building(parent)
+    let (builtElement, elementAudit) = _BuiltDripper.building(element)
+    let built = _ForEachDripper<
+      _BuiltDripper<Parent.State, Parent.Action>, ID, _BuiltDripper<Element.State, Element.Action>
+    >(
+      parent: builtParent, toElements: toElements, toElementAction: toElementAction, element: builtElement,
+      elementAudit: elementAudit)
+    let audit: _Audit<Parent.State, Parent.Action> = { state, _ in
+      built.cancellingRemoved(in: &state[keyPath: built.toElements])
+    }
+    return reduction(of: built, audit: mergedAudits(parentAudit, audit))
   }
 
   /// Runs the element's dripper for an element action, then the parent; cancels the effects of
-  /// elements the reduction removed.
+  /// elements removed since the list was last looked at (by this reduction, or by a reducer around
+  /// this one before it).
   @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-    // Two in-place accesses to the list per action, never a copy of it: one to run the element and
-    // start logging removals, one after the parent to read the log. The log holds only the ids
-    // removed, so the cost grows with the elements the parent removes, not with the list.
+    // Two in-place accesses to the list per action, never a copy of it: one to run the element, one
+    // after the parent to read the log of removals, which holds only the ids removed (by this
+    // reduction, or by a reducer before this one), so the cost grows with the elements removed,
+    // not with the list.
     let elementEffect = reduceElement(in: &state[keyPath: toElements], for: action)
     let parentEffect = parent.reduce(into: &state, action: action)
     let cancellations = cancellingRemoved(in: &state[keyPath: toElements])
@@ -83,7 +104,6 @@ struct _ForEachDripper<Parent: Dripper, ID: Hashable & Sendable, Element: Drippe
   func reduceElement(
     in elements: inout IdentifiedArray<ID, Element.State>, for action: Parent.Action
   ) -> Effect<Parent.Action> {
-    defer { elements._removals.begin() }
     guard case .element(let id, let elementAction) = toElementAction.extract(action) else { return .none }
     guard let position = elements.index(id: id) else {
       return .report(
@@ -92,19 +112,24 @@ struct _ForEachDripper<Parent: Dripper, ID: Hashable & Sendable, Element: Drippe
           "ignored \(action): no element of \(toElements as AnyKeyPath) has the id \(id) (an effect may "
             + "have outlived its element, or the action was poured after it was removed)"))
     }
-    let effect = element.reduce(into: &elements[position], action: elementAction)
+    let effect =
+      if let elementAudit {
+        reducingChecked(&elements[position], audit: elementAudit) {
+          element.reduce(into: &$0, action: elementAction)
+        }
+      } else {
+        element.reduce(into: &elements[position], action: elementAction)
+      }
     if effect.isNone { return .none }
     let embed = toElementAction.embed
     return effect.map { embed(.element(id: id, action: $0)) }.namespaced(namespace(id))
   }
 
-  /// What cancels the effects of the elements the parent removed (see
-  /// ``Effect/cancellingRemovedChildren(_:at:isPresent:present:)``).
+  /// What cancels the effects of the elements removed since the list was last looked at (see
+  /// ``ChildCollection/cancellingRemoved(at:)``).
   @inlinable
   func cancellingRemoved(in elements: inout IdentifiedArray<ID, Element.State>) -> Effect<Parent.Action> {
-    .cancellingRemovedChildren(
-      elements._removals.end(), at: toElements, isPresent: { elements.contains(id: $0) },
-      present: { elements.ids })
+    elements.cancellingRemoved(at: toElements)
   }
 
   @usableFromInline

@@ -78,12 +78,54 @@ struct _IfCaseLetDripper<Parent: Dripper, Child: Dripper>: Dripper {
   /// The reduction a Station runs: over the parent and the child built once.
   @inlinable
   public func _reducer() -> @Sendable (inout Parent.State, Parent.Action) -> Effect<Parent.Action> {
-    reduction(
-      of: _IfCaseLetDripper<
-        _BuiltDripper<Parent.State, Parent.Action>, _BuiltDripper<Child.State, Child.Action>
-      >(
-        parent: _BuiltDripper(parent), toChildState: toChildState, toChildAction: toChildAction,
-        child: _BuiltDripper(child), childID: childID, site: site))
+    _build().reduce
+  }
+
+  /// The reduction a Station runs and its check: over the parent and the child built once; the
+  /// parent's check, then whether the child the Station last saw left its case or was replaced by
+  /// one of another identity (a reducer around this one may have changed the case), then the
+  /// child's own check.
+  @inlinable
+  public func _build() -> _Reduction<Parent.State, Parent.Action> {
+    let (builtParent, parentAudit) = _BuiltDripper.building(parent)
+    let (builtChild, childAudit) = _BuiltDripper.building(child)
+    let built = _IfCaseLetDripper<
+      _BuiltDripper<Parent.State, Parent.Action>, _BuiltDripper<Child.State, Child.Action>
+    >(
+      parent: builtParent, toChildState: toChildState, toChildAction: toChildAction, child: builtChild,
+      childID: childID, site: site)
+    let node = AuditNode.next()
+    let (toChildState, embed) = (toChildState, toChildAction.embed)
+    let (identity, namespace) = (identity, namespace)
+    let audit: _Audit<Parent.State, Parent.Action> = { state, context in
+      var child = toChildState.extract(state)
+      let effect = _OptionalChild.audit(
+        &child, node: node, identity: identity, namespace: namespace, childAudit: childAudit,
+        context: &context)
+      if childAudit != nil, let child { state = toChildState.embed(child) }
+      return effect.map(embed)
+    }
+    return reduction(of: built, audit: mergedAudits(parentAudit, audit))
+  }
+
+  /// What tells one child from another: its id, for an identifiable child; its site otherwise.
+  @inlinable
+  var identity: @Sendable (Child.State) -> AnySendableHashable {
+    let site = site
+    return childID ?? { _ in AnySendableHashable(site) }
+  }
+
+  /// The namespace of the effects of the child with an identity: its type, and its site (and id,
+  /// for an identifiable child).
+  @inlinable
+  var namespace: @Sendable (AnySendableHashable) -> AnySendableHashable {
+    let site = site
+    guard childID != nil else {
+      return { _ in AnySendableHashable(ChildNamespace(Child.self, id: AnySendableHashable(site))) }
+    }
+    return {
+      AnySendableHashable(ChildNamespace(Child.self, id: AnySendableHashable(SitedID(site: site, id: $0))))
+    }
   }
 
   /// Runs the child for a child action while the state is in its case, then the parent; cancels
@@ -109,8 +151,6 @@ struct _IfCaseLetDripper<Parent: Dripper, Child: Dripper>: Dripper {
     return parent.reduce(
       into: &state, action: action, withChild: toChildAction,
       identity: { toChildState.extract($0).map(childID) }, runChild: runChild, missing: missing,
-      namespace: {
-        AnySendableHashable(ChildNamespace(Child.self, id: AnySendableHashable(SitedID(site: site, id: $0))))
-      })
+      namespace: namespace)
   }
 }

@@ -81,10 +81,47 @@ struct _IfLetDripper<Parent: Dripper, Child: Dripper>: Dripper {
   /// The reduction a Station runs: over the parent and the child built once.
   @inlinable
   public func _reducer() -> @Sendable (inout Parent.State, Parent.Action) -> Effect<Parent.Action> {
-    reduction(
-      of: _IfLetDripper<_BuiltDripper<Parent.State, Parent.Action>, _BuiltDripper<Child.State, Child.Action>>(
-        parent: _BuiltDripper(parent), toChildState: toChildState, toChildAction: toChildAction,
-        child: _BuiltDripper(child), childID: childID))
+    _build().reduce
+  }
+
+  /// The reduction a Station runs and its check: over the parent and the child built once; the
+  /// parent's check, then whether the child the Station last saw is gone or replaced by one of
+  /// another identity (a reducer around this one may have set it to `nil`), then the child's own
+  /// check.
+  @inlinable
+  public func _build() -> _Reduction<Parent.State, Parent.Action> {
+    let (builtParent, parentAudit) = _BuiltDripper.building(parent)
+    let (builtChild, childAudit) = _BuiltDripper.building(child)
+    let built = _IfLetDripper<
+      _BuiltDripper<Parent.State, Parent.Action>, _BuiltDripper<Child.State, Child.Action>
+    >(
+      parent: builtParent, toChildState: toChildState, toChildAction: toChildAction, child: builtChild,
+      childID: childID)
+    let node = AuditNode.next()
+    let (toChildState, embed) = (toChildState, toChildAction.embed)
+    let (identity, namespace) = (identity, namespace)
+    let audit: _Audit<Parent.State, Parent.Action> = { state, context in
+      _OptionalChild.audit(
+        &state[keyPath: toChildState], node: node, identity: identity, namespace: namespace,
+        childAudit: childAudit, context: &context
+      ).map(embed)
+    }
+    return reduction(of: built, audit: mergedAudits(parentAudit, audit))
+  }
+
+  /// What tells one child from another: its id, for an identifiable child; `true` otherwise.
+  @inlinable
+  var identity: @Sendable (Child.State) -> AnySendableHashable {
+    childID ?? { _ in AnySendableHashable(true) }
+  }
+
+  /// The namespace of the effects of the child with an identity: the child's place, and its id for
+  /// an identifiable child.
+  @inlinable
+  var namespace: @Sendable (AnySendableHashable) -> AnySendableHashable {
+    let toChildState = toChildState
+    guard childID != nil else { return { _ in AnySendableHashable(ChildNamespace(toChildState)) } }
+    return { AnySendableHashable(ChildNamespace(toChildState, id: $0)) }
   }
 
   /// Runs the child for a child action, then the parent; cancels the child's effects if its state
@@ -111,6 +148,6 @@ struct _IfLetDripper<Parent: Dripper, Child: Dripper>: Dripper {
     return parent.reduce(
       into: &state, action: action, withChild: toChildAction,
       identity: { $0[keyPath: toChildState].map(childID) }, runChild: runChild, missing: missing,
-      namespace: { AnySendableHashable(ChildNamespace(toChildState, id: $0)) })
+      namespace: namespace)
   }
 }

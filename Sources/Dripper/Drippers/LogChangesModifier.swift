@@ -65,8 +65,15 @@ struct _LogChangesModifier<Base: Dripper>: Dripper {
 
   /// The reduction a Station runs: over the base built once.
   public func _reducer() -> @Sendable (inout Base.State, Base.Action) -> Effect<Base.Action> {
-    reduction(
-      of: _LogChangesModifier<_BuiltDripper<Base.State, Base.Action>>(
-        base: _BuiltDripper(base), sink: sink, label: label))
+    _build().reduce
   }
+
+  /// The reduction a Station runs and its check: over the base built once; the base's check.
+  public func _build() -> _Reduction<Base.State, Base.Action> {
+    let (base, audit) = _BuiltDripper.building(self.base)
+    let built = _LogChangesModifier<_BuiltDripper<Base.State, Base.Action>>(
+      base: base, sink: sink, label: label)
+    return reduction(of: built, audit: audit)
+  }
+
 }

@@ -48,10 +48,17 @@ struct _ObserveModifier<Base: Dripper>: Dripper {
   /// The reduction a Station runs: over the base built once.
   @inlinable
   public func _reducer() -> @Sendable (inout Base.State, Base.Action) -> Effect<Base.Action> {
-    reduction(
-      of: _ObserveModifier<_BuiltDripper<Base.State, Base.Action>>(
-        base: _BuiltDripper(base), observer: observer))
+    _build().reduce
   }
+
+  /// The reduction a Station runs and its check: over the base built once; the base's check.
+  @inlinable
+  public func _build() -> _Reduction<Base.State, Base.Action> {
+    let (base, audit) = _BuiltDripper.building(self.base)
+    let built = _ObserveModifier<_BuiltDripper<Base.State, Base.Action>>(base: base, observer: observer)
+    return reduction(of: built, audit: audit)
+  }
+
 }
 
 extension Effect {

@@ -109,8 +109,16 @@ struct _OnChangeDripper<Base: Dripper, Value: Sendable, Reaction: Dripper<Base.S
   /// each change, with the values it saw.
   @inlinable
   public func _reducer() -> @Sendable (inout Base.State, Base.Action) -> Effect<Base.Action> {
-    reduction(
-      of: _OnChangeDripper<_BuiltDripper<Base.State, Base.Action>, Value, Reaction>(
-        base: _BuiltDripper(base), value: value, isDuplicate: isDuplicate, reaction: reaction))
+    _build().reduce
   }
+
+  /// The reduction a Station runs and its check: over the base built once; the base's check.
+  @inlinable
+  public func _build() -> _Reduction<Base.State, Base.Action> {
+    let (base, audit) = _BuiltDripper.building(self.base)
+    let built = _OnChangeDripper<_BuiltDripper<Base.State, Base.Action>, Value, Reaction>(
+      base: base, value: value, isDuplicate: isDuplicate, reaction: reaction)
+    return reduction(of: built, audit: audit)
+  }
+
 }

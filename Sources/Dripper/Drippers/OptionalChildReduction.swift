@@ -84,3 +84,23 @@ struct SitedID: Hashable, Sendable, CustomStringConvertible {
   @usableFromInline
   var description: String { "\(id)" }
 }
+
+/// The check of a child that may be absent, shared by `ifLet` and `ifCaseLet` (see ``_Audit``).
+@usableFromInline
+enum _OptionalChild {
+  /// Cancels the effects of the child the Station last saw at `node`, if it is gone or another
+  /// child took its place; then runs the child's own check, in its namespace.
+  @inlinable
+  static func audit<ChildState, ChildAction>(
+    _ child: inout ChildState?, node: UInt64, identity: (ChildState) -> AnySendableHashable,
+    namespace: (AnySendableHashable) -> AnySendableHashable, childAudit: _Audit<ChildState, ChildAction>?,
+    context: inout _AuditContext
+  ) -> Effect<ChildAction> {
+    let now = child.map(identity)
+    var effect = Effect<ChildAction>.none
+    if let was = context.replaced(node, by: now) { effect = .cancelNamespace(namespace(was)) }
+    guard let childAudit, let now else { return effect }
+    let childEffect = childAudit(&child!, &context)
+    return childEffect.isNone ? effect : effect.merge(with: childEffect.namespaced(namespace(now)))
+  }
+}

@@ -67,9 +67,31 @@ public struct Scope<ParentState: Sendable, ParentAction: Sendable, Child: Drippe
   /// The reduction a Station runs: this scope over its child built once.
   @inlinable
   public func _reducer() -> @Sendable (inout ParentState, ParentAction) -> Effect<ParentAction> {
-    reduction(
-      of: Scope<ParentState, ParentAction, _BuiltDripper<Child.State, Child.Action>>(
-        toChildState: toChildState, toChildAction: toChildAction, child: _BuiltDripper(child)))
+    _build().reduce
+  }
+
+  /// The reduction a Station runs and its check: this scope over its child built once; the
+  /// child's check, on the child's state.
+  @inlinable
+  public func _build() -> _Reduction<ParentState, ParentAction> {
+    let (child, childAudit) = _BuiltDripper.building(self.child)
+    let built = Scope<ParentState, ParentAction, _BuiltDripper<Child.State, Child.Action>>(
+      toChildState: toChildState, toChildAction: toChildAction, child: child)
+    guard let childAudit else { return reduction(of: built, audit: nil) }
+    let (toChildState, embed) = (toChildState, toChildAction.embed)
+    return reduction(
+      of: built,
+      audit: { state, context in
+        switch toChildState {
+        case .keyPath(let keyPath):
+          return childAudit(&state[keyPath: keyPath], &context).map(embed)
+        case .casePath(let casePath):
+          guard var childState = casePath.extract(state) else { return .none }
+          let effect = childAudit(&childState, &context)
+          state = casePath.embed(childState)
+          return effect.map(embed)
+        }
+      })
   }
 
   /// Runs the child for a child action.

@@ -67,8 +67,8 @@ enum EffectCancellation: Sendable {
   case id(AnySendableHashable)
   /// Every effect of a child namespace.
   case namespace(AnySendableHashable)
-  /// The effects of the children at a location whose id is not among those present.
-  case absentChildren(ChildNamespace.Location, present: Set<AnySendableHashable>)
+  /// The effects of the children at a location whose id is not present.
+  case absentChildren(ChildNamespace.Location, isPresent: @Sendable (AnySendableHashable) -> Bool)
 }
 
 /// What an effect tells its Station at once, without a task.

@@ -47,8 +47,16 @@ where Entity.ID: Sendable {
   /// The reduction a Station runs: over the base built once.
   @inlinable
   public func _reducer() -> @Sendable (inout Base.State, Base.Action) -> Effect<Base.Action> {
-    reduction(
-      of: _TracksChangesModifier<_BuiltDripper<Base.State, Base.Action>, Entity>(
-        base: _BuiltDripper(base), table: table))
+    _build().reduce
   }
+
+  /// The reduction a Station runs and its check: over the base built once; the base's check.
+  @inlinable
+  public func _build() -> _Reduction<Base.State, Base.Action> {
+    let (base, audit) = _BuiltDripper.building(self.base)
+    let built = _TracksChangesModifier<_BuiltDripper<Base.State, Base.Action>, Entity>(
+      base: base, table: table)
+    return reduction(of: built, audit: audit)
+  }
+
 }

@@ -26,7 +26,7 @@ final class EffectRegistry: Sendable {
   init() {}
 
   /// Whether any pour has effects in flight: when not, finishing a pour needs no waiting.
-  var hasPoursWithEffects: Bool { poursWithEffects.load(ordering: .acquiring) > 0 }
+  @usableFromInline var hasPoursWithEffects: Bool { poursWithEffects.load(ordering: .acquiring) > 0 }
 
   var isClosed: Bool { closed.load(ordering: .acquiring) }
 
@@ -66,6 +66,11 @@ final class EffectRegistry: Sendable {
   }
 
   func isLive(_ slot: EffectSlotID) -> Bool { state.withLock { $0.isLive(slot) } }
+
+  /// Where a slot stands, for an action one of its tasks poured.
+  func liveness(_ slot: EffectSlotID) -> EffectRegistryState<Work>.Liveness {
+    state.withLock { $0.liveness(slot) }
+  }
 
   func isCancelled(pour: PourNumber) -> Bool {
     state.withLock { $0.isCancelled(pour: pour) }

@@ -119,14 +119,16 @@ extension EffectRegistryState {
       for id in waiting { sequences[id]?.skipping.insert(key) }
     }
     guard let entry = keys[key] else { return }
-    for id in entry.carriers { cancelSlot(id, &after) }
+    // A namespace is cancelled when its child feature leaves the state.
+    let childLeft = key.kind == .namespace
+    for id in entry.carriers { cancelSlot(id, childLeft: childLeft, &after) }
   }
 
-  /// Cancels the effects of the children of `parent` at `location` whose id is not in `present`,
+  /// Cancels the effects of the children of `parent` at `location` that `isPresent` says are gone,
   /// in time proportional to the keys in use, not to any list.
   mutating func cancelChildren(
     of parent: EffectNamespace, at location: ChildNamespace.Location,
-    except present: Set<AnySendableHashable>,
+    keeping isPresent: (AnySendableHashable) -> Bool,
     _ after: inout EffectRegistryAftermath<Work>
   ) {
     let absent = keys.keys.filter { key in
@@ -134,7 +136,7 @@ extension EffectRegistryState {
         let child = key.namespace.path.last?.base as? ChildNamespace, child.location == location,
         key.namespace.path.dropLast().elementsEqual(parent.path)
       else { return false }
-      return child.id.map { !present.contains($0) } ?? false
+      return child.id.map { !isPresent($0) } ?? false
     }
     for key in absent { cancel(key, &after) }
   }
@@ -144,12 +146,15 @@ extension EffectRegistryState {
     for (id, _) in slots.all { cancelSlot(id, &after) }
   }
 
-  mutating func cancelSlot(_ id: EffectSlotID, _ after: inout EffectRegistryAftermath<Work>) {
+  mutating func cancelSlot(
+    _ id: EffectSlotID, childLeft: Bool = false, _ after: inout EffectRegistryAftermath<Work>
+  ) {
     // Read in place: what a cancelled slot needs, not a copy of the whole slot.
     let found = slots.update(id) {
       slot -> (role: Role, task: Task<Void, Never>?, held: SmallList<EffectKey>)? in
       guard !slot.cancelled else { return nil }
       slot.cancelled = true
+      slot.childLeft = childLeft
       return (slot.role, slot.task, slot.role.isActive ? slot.keys : SmallList())
     }
     guard let found = found ?? nil else { return }

@@ -55,6 +55,9 @@ struct EffectRegistryState<Work> {
     /// Whether its task (for a task or a timer) has yet to end.
     var taskLive: Bool
     var cancelled = false
+    /// It was cancelled because its child feature left the state (dismissed, replaced, removed):
+    /// what it still pours is reported as it is dropped.
+    var childLeft = false
 
     var isWork: Bool { pour != 0 }
   }
@@ -123,6 +126,24 @@ struct EffectRegistryState<Work> {
   /// Whether the slot is there and not cancelled. Mutating only to read the slot in place.
   mutating func isLive(_ id: EffectSlotID) -> Bool {
     slots.update(id) { !$0.cancelled } ?? false
+  }
+
+  /// Where a slot stands, for an action one of its tasks poured: decided on the actor as the action
+  /// is about to be reduced, not as it was poured.
+  enum Liveness {
+    case live
+    /// Cancelled: what it poured is dropped.
+    case cancelled
+    /// Cancelled because its child feature left the state: what it poured is dropped, and
+    /// reported.
+    case childLeft
+    /// Ended: an action poured through a pour that escaped its effect.
+    case ended
+  }
+
+  /// Where the slot stands. Mutating only to read the slot in place.
+  mutating func liveness(_ id: EffectSlotID) -> Liveness {
+    slots.update(id) { $0.cancelled ? ($0.childLeft ? .childLeft : .cancelled) : .live } ?? .ended
   }
 
   // MARK: - Starting

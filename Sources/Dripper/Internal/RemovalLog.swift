@@ -1,10 +1,12 @@
-/// The ids a collection of children removes while a dripper watches it: how `forEach` over an
-/// ``IdentifiedArray`` and over a ``StackState`` learn which children left in their parent's
-/// reduction, at a cost that grows with the children removed, not with the collection.
+/// The ids a collection of children removes between two looks by the dripper that runs them: how
+/// `forEach` over an ``IdentifiedArray`` and over a ``StackState`` learn which children left, at a
+/// cost that grows with the children removed, not with the collection.
 ///
-/// `nil` while nobody watches, so that a collection nobody watches keeps no log; and `nil` again
-/// when the dripper reads it if the parent replaced the whole collection, whose new value logged
-/// nothing.
+/// It lives in the collection, so that it sees every removal, whoever makes it: the dripper's own
+/// parent, or a reducer around the dripper, whose removals the Station's check after the whole
+/// reduction reads (see ``_Audit``). `nil` until the dripper first looks, and in a collection the
+/// dripper has not seen (a new value assigned whole): its history is unknown, so the dripper asks the
+/// Station's effects which children are gone instead.
 @usableFromInline
 struct RemovalLog<ID: Hashable & Sendable>: Sendable {
   @usableFromInline var removed: [ID]?
@@ -12,15 +14,11 @@ struct RemovalLog<ID: Hashable & Sendable>: Sendable {
   @inlinable
   init() { removed = nil }
 
-  /// Starts logging.
+  /// The ids removed since the last look, or `nil` if the history is unknown; logging goes on
+  /// afresh.
   @inlinable
-  mutating func begin() { removed = [] }
-
-  /// Stops logging, returning the ids removed since ``begin()``; `nil` if the collection was
-  /// replaced meanwhile.
-  @inlinable
-  mutating func end() -> [ID]? {
-    defer { removed = nil }
+  mutating func restart() -> [ID]? {
+    defer { removed = [] }
     return removed
   }
 
@@ -33,27 +31,40 @@ struct RemovalLog<ID: Hashable & Sendable>: Sendable {
   mutating func record(contentsOf ids: some Sequence<ID>) { removed?.append(contentsOf: ids) }
 }
 
-extension Effect {
-  /// What cancels the effects of the children that left the collection at `location` during a
-  /// reduction, given its ``RemovalLog``: one merge of their namespaces (a child removed and added
-  /// back with its id keeps its effects); or, when the collection was replaced wholesale and
-  /// logged nothing, a cancellation of every child's effects whose id is not among `present`,
-  /// which costs what the Station's live effects do.
+/// What a collection of children tells the dripper that runs them, to cancel the effects of those
+/// that left: a ``RemovalLog`` and a test of presence.
+@usableFromInline
+protocol ChildCollection<ChildID> {
+  associatedtype ChildID: Hashable & Sendable
+  var _removals: RemovalLog<ChildID> { get set }
+  /// Whether a child with `id` is present.
+  func containsChild(_ id: ChildID) -> Bool
+  /// Whether a child with the id `id` names is present, for the Station's effects to ask; it
+  /// holds the collection's index, not a copy of the collection.
+  var presence: @Sendable (AnySendableHashable) -> Bool { get }
+}
+
+extension ChildCollection {
+  /// What cancels the effects of the children that left since the last look, if any; logging goes
+  /// on afresh. Most reductions remove nothing, and cost a look at the log.
   @inlinable
-  static func cancellingRemovedChildren<ID: Hashable & Sendable>(
-    _ removed: [ID]?, at location: any AnyKeyPath & Sendable, isPresent: (ID) -> Bool, present: () -> [ID]
-  ) -> Self {
-    guard let removed else {
-      return .cancelChildren(
-        at: .keyPath(location), except: Set(present().lazy.map { AnySendableHashable($0) }))
-    }
-    // Most reductions remove nothing: return before the merge, which is not specialized here.
-    if removed.isEmpty { return .none }
-    var cancellations: [Self] = []
-    for id in removed where !isPresent(id) {
-      cancellations.append(.cancelNamespace(ChildNamespace.element(id, at: location)))
-    }
-    return .merge(cancellations)
+  mutating func cancellingRemoved<Action>(at location: any AnyKeyPath & Sendable) -> Effect<Action> {
+    let removed = _removals.restart()
+    if let removed, removed.isEmpty { return .none }
+    return cancelling(removed, at: location)
+  }
+
+  /// What cancels the effects of the children in `removed` that are not present: one merge of
+  /// their namespaces (a child removed and added back with its id keeps its effects); or, when the
+  /// history is unknown (`nil`), a cancellation of every child's effects at `location` whose id is
+  /// not present, which costs what the Station's live effects do, not what the collection holds.
+  @usableFromInline
+  func cancelling<Action>(_ removed: [ChildID]?, at location: any AnyKeyPath & Sendable) -> Effect<Action> {
+    guard let removed else { return .cancelChildren(at: .keyPath(location), keeping: presence) }
+    return .merge(
+      removed.lazy.filter { !containsChild($0) }.map {
+        .cancelNamespace(ChildNamespace.element($0, at: location))
+      })
   }
 }
 

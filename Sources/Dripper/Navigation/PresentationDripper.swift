@@ -69,36 +69,80 @@ struct _PresentationDripper<Parent: Dripper, Child: Dripper>: Dripper {
   /// The reduction a Station runs: over the parent and the child built once.
   @inlinable
   public func _reducer() -> @Sendable (inout Parent.State, Parent.Action) -> Effect<Parent.Action> {
-    reduction(
-      of: _PresentationDripper<
-        _BuiltDripper<Parent.State, Parent.Action>, _BuiltDripper<Child.State, Child.Action>
-      >(
-        parent: _BuiltDripper(parent.parent), toPresentationState: toPresentationState,
-        toPresentationAction: toPresentationAction, child: _BuiltDripper(child)))
+    _build().reduce
+  }
+
+  /// The reduction a Station runs and its check: over the parent and the child built once; the
+  /// parent's check, then whether the presentation whose child started effects ended (a reducer
+  /// around this one may have dismissed or replaced it), then the child's own check.
+  @inlinable
+  public func _build() -> _Reduction<Parent.State, Parent.Action> {
+    let (builtParent, parentAudit) = _BuiltDripper.building(parent.parent)
+    let (builtChild, childAudit) = _BuiltDripper.building(child)
+    let built = _PresentationDripper<
+      _BuiltDripper<Parent.State, Parent.Action>, _BuiltDripper<Child.State, Child.Action>
+    >(
+      parent: builtParent, toPresentationState: toPresentationState,
+      toPresentationAction: toPresentationAction,
+      child: builtChild)
+    let (toState, embed) = (toPresentationState, toPresentationAction.embed)
+    let audit: _Audit<Parent.State, Parent.Action> = { state, context in
+      var effect = Effect<Parent.Action>.none
+      if let ended = state[keyPath: toState].endedPresentationWithEffects() {
+        effect = .cancelNamespace(Self.namespace(ended, at: toState))
+      }
+      guard let childAudit, state[keyPath: toState].state != nil else { return effect }
+      let presentation = state[keyPath: toState].presentation
+      let childEffect = childAudit(&state[keyPath: toState].state!, &context)
+      if childEffect.isNone { return effect }
+      return effect.merge(
+        with: childEffect.map { embed(.presented($0)) }.namespaced(Self.namespace(presentation, at: toState)))
+    }
+    return reduction(of: built, audit: mergedAudits(parentAudit, audit))
   }
 
   /// Runs the child for its actions, then the parent; ends the presentation on `.dismiss`; cancels
-  /// the child's effects when its presentation ended.
+  /// the child's effects when the presentation that started them ended.
   @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     let toState = toPresentationState
+    var childEffect = Effect<Parent.Action>.none
+    if let presentationAction = toPresentationAction.extract(action) {
+      childEffect = reduceChild(presentationAction, in: &state[keyPath: toState], for: action)
+    }
+    var effect = childEffect.merge(with: parent.reduce(into: &state, action: action))
+    if let ended = state[keyPath: toState].endedPresentationWithEffects() {
+      effect = effect.merge(with: .cancelNamespace(Self.namespace(ended, at: toState)))
+    }
+    return effect
+  }
+
+  /// Runs the presented child for a `.presented` action, in its presentation's namespace; reports
+  /// an action for a child that is not presented.
+  @inlinable
+  func reduceChild(
+    _ presentationAction: PresentationAction<Child.Action>,
+    in presentation: inout PresentationState<Child.State>,
+    for action: Parent.Action
+  ) -> Effect<Parent.Action> {
+    guard presentation.state != nil else {
+      return .report(.missingPresentation(of: Child.State.self, in: Parent.State.self, for: action))
+    }
+    guard case .presented(let childAction) = presentationAction else { return .none }
     let child = child
-    let runChild:
-      (inout Parent.State, PresentationAction<Child.Action>) -> Effect<PresentationAction<Child.Action>>? = {
-        state, action in
-        guard state[keyPath: toState].state != nil else { return nil }
-        guard case .presented(let childAction) = action else { return Effect.none }
-        let effect = DependencyValues.presenting {
-          child.reduce(into: &state[keyPath: toState].state!, action: childAction)
-        }
-        return effect.map(PresentationAction.presented).dismissing(with: .dismiss)
-      }
-    let missing = { Diagnostic.missingPresentation(of: Child.State.self, in: Parent.State.self, for: action) }
-    return parent.reduce(
-      into: &state, action: action, withChild: toPresentationAction,
-      identity: { $0[keyPath: toState].state == nil ? nil : $0[keyPath: toState].presentation },
-      runChild: runChild, missing: missing,
-      namespace: { AnySendableHashable(ChildNamespace(toState, id: AnySendableHashable($0))) })
+    let effect = DependencyValues.presenting { child.reduce(into: &presentation.state!, action: childAction) }
+    if effect.isNone { return .none }
+    presentation.presentationWithEffects = presentation.presentation
+    let embed = toPresentationAction.embed
+    return effect.map(PresentationAction.presented).dismissing(with: .dismiss).map(embed)
+      .namespaced(Self.namespace(presentation.presentation, at: toPresentationState))
+  }
+
+  /// The namespace of the effects of a presentation.
+  @inlinable
+  static func namespace(_ presentation: UInt64, at location: any AnyKeyPath & Sendable) -> AnySendableHashable
+  {
+    AnySendableHashable(ChildNamespace(location, id: AnySendableHashable(presentation)))
   }
 }
 

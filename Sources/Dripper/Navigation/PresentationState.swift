@@ -21,15 +21,30 @@ import Synchronization
 ///
 /// The parent presents by setting the state and dismisses by pouring `.editor(.dismiss)`, or the
 /// child dismisses itself with `@Dependency(\.dismiss)`. Either way its effects are cancelled.
-/// Each time the state goes from `nil` to a value is a new presentation; replacing a presented
-/// value with another keeps the presentation (dismiss first to start a new one).
+///
+/// Identity decides a presentation, as in TCA: each time the state goes from `nil` to a value, or
+/// to a value of another identity, is a new presentation, and the child's effects of the one
+/// before are cancelled. The identity of an `Identifiable` state is its `id`; of an enum (a
+/// destination), its case and, when the case's value is `Identifiable`, that value's `id`. Replacing
+/// a presented value with one of the same identity keeps the presentation and its effects.
+///
+/// ```swift
+/// state.destination = .edit(Editor.State(id: 1))
+/// state.destination = .edit(Editor.State(id: 1, title: "x"))  // the same presentation
+/// state.destination = .alert(.deleteConfirmation)             // a new one: the editor's effects end
+/// ```
 ///
 /// Equality, dumps and test diffs see only the optional state.
 @propertyWrapper
 public struct PresentationState<State: Sendable>: Sendable {
   @usableFromInline var state: State?
-  /// Which presentation this is: a new number each time the state goes from `nil` to a value.
+  /// Which presentation this is: a new number each time the state goes from `nil` to a value, or
+  /// to a value of another identity.
   @usableFromInline var presentation: UInt64
+  /// The presentation whose child started effects that may still run, until they are cancelled:
+  /// what tells a presentation dripper, or the Station's check after a reduction, that a
+  /// presentation with effects ended, whoever ended it (TCA keeps its `presentedID` for this).
+  @usableFromInline var presentationWithEffects: UInt64?
 
   /// State presented from the start, or not.
   public init(wrappedValue: State?) {
@@ -42,20 +57,42 @@ public struct PresentationState<State: Sendable>: Sendable {
   public var wrappedValue: State? {
     get { state }
     set {
-      if state == nil, newValue != nil { presentation = Self.nextPresentation() }
+      if let newValue, !isPresenting(sameAs: newValue) { presentation = Self.nextPresentation() }
       state = newValue
     }
     _modify {
-      let wasAbsent = state == nil
-      defer { if wasAbsent, state != nil { presentation = Self.nextPresentation() } }
+      // The identity before: `nil` when nothing was presented.
+      let before: AnyHashable?? = state.map(PresentationIdentity.of)
+      defer {
+        if let after = state, before == nil || PresentationIdentity.of(after) != before! {
+          presentation = Self.nextPresentation()
+        }
+      }
       yield &state
     }
+  }
+
+  /// Whether `newValue` continues the presentation under way: something is presented, with the
+  /// same identity.
+  @inlinable
+  func isPresenting(sameAs newValue: State) -> Bool {
+    guard let state else { return false }
+    return PresentationIdentity.of(state) == PresentationIdentity.of(newValue)
   }
 
   /// The wrapper itself, for ``Dripper/ifLet(_:action:then:)-(_,CasePath<Self.Action,PresentationAction<ChildAction>>,_)``: `\.$editor`.
   public var projectedValue: Self {
     get { self }
     set { self = newValue }
+  }
+
+  /// The presentation whose child started effects, if it has ended since (nothing is presented, or
+  /// another presentation is): its effects are to be cancelled, and it is forgotten.
+  @inlinable
+  mutating func endedPresentationWithEffects() -> UInt64? {
+    guard let live = presentationWithEffects, state == nil || presentation != live else { return nil }
+    presentationWithEffects = nil
+    return live
   }
 
   /// A number no other presentation in this process has: effects are keyed by it.
@@ -67,6 +104,27 @@ public struct PresentationState<State: Sendable>: Sendable {
 
 /// The presentations counted so far, in this process.
 private let presentations = Atomic<UInt64>(0)
+
+/// What tells one presented child from another (see ``PresentationState``): the `id` of an
+/// `Identifiable` state; the case of an enum, with the `id` of the case's value when it is
+/// `Identifiable`; nothing for any other state, whose replacements all continue one presentation.
+@usableFromInline
+enum PresentationIdentity {
+  @usableFromInline
+  static func of(_ state: Any) -> AnyHashable? {
+    if let identifiable = state as? any Identifiable { return id(of: identifiable) }
+    let mirror = Mirror(reflecting: state)
+    guard mirror.displayStyle == .enum else { return nil }
+    guard let payload = mirror.children.first else { return AnyHashable("\(state)") }
+    let label = payload.label ?? ""
+    if let identifiable = payload.value as? any Identifiable {
+      return AnyHashable([AnyHashable(label), id(of: identifiable)])
+    }
+    return AnyHashable(label)
+  }
+
+  private static func id(of value: some Identifiable) -> AnyHashable { AnyHashable(value.id) }
+}
 
 extension PresentationState: Equatable where State: Equatable {
   /// Whether both present equal states, or neither presents one.

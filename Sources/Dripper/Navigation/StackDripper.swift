@@ -43,77 +43,112 @@ struct _StackDripper<Parent: Dripper, Element: Dripper>: Dripper {
   @usableFromInline let toStack: any WritableKeyPath<Parent.State, StackState<Element.State>> & Sendable
   @usableFromInline let toStackAction: CasePath<Parent.Action, StackAction<Element.State, Element.Action>>
   @usableFromInline let element: Element
+  /// The element's check, run before and after each of its actions (see
+  /// ``reducingChecked(_:audit:_:)``); `nil` outside a Station's build, or for an element without
+  /// children.
+  @usableFromInline let elementAudit: _Audit<Element.State, Element.Action>?
 
   @inlinable
   init(
     parent: Parent, toStack: any WritableKeyPath<Parent.State, StackState<Element.State>> & Sendable,
-    toStackAction: CasePath<Parent.Action, StackAction<Element.State, Element.Action>>, element: Element
+    toStackAction: CasePath<Parent.Action, StackAction<Element.State, Element.Action>>, element: Element,
+    elementAudit: _Audit<Element.State, Element.Action>? = nil
   ) {
     self.parent = parent
     self.toStack = toStack
     self.toStackAction = toStackAction
     self.element = element
+    self.elementAudit = elementAudit
   }
 
   /// The reduction a Station runs: over the parent and the element built once.
   @inlinable
   public func _reducer() -> @Sendable (inout Parent.State, Parent.Action) -> Effect<Parent.Action> {
-    reduction(
-      of: _StackDripper<
-        _BuiltDripper<Parent.State, Parent.Action>, _BuiltDripper<Element.State, Element.Action>
-      >(
-        parent: _BuiltDripper(parent), toStack: toStack, toStackAction: toStackAction,
-        element: _BuiltDripper(element)))
+    _build().reduce
+  }
+
+  /// The reduction a Station runs and its check: over the parent and the element built once; the
+  /// parent's check, then the elements popped since the stack was last looked at (a reducer around
+  /// this one may have truncated the path).
+  @inlinable
+  public func _build() -> _Reduction<Parent.State, Parent.Action> {
+    let (builtParent, parentAudit) = _BuiltDripper.building(parent)
+    let (builtElement, elementAudit) = _BuiltDripper.building(element)
+    let built = _StackDripper<
+      _BuiltDripper<Parent.State, Parent.Action>, _BuiltDripper<Element.State, Element.Action>
+    >(
+      parent: builtParent, toStack: toStack, toStackAction: toStackAction, element: builtElement,
+      elementAudit: elementAudit)
+    let audit: _Audit<Parent.State, Parent.Action> = { state, _ in
+      state[keyPath: built.toStack].cancellingRemoved(at: built.toStack)
+    }
+    return reduction(of: built, audit: mergedAudits(parentAudit, audit))
   }
 
   /// Runs the element for its actions, then the parent, then pops or pushes; cancels the effects
-  /// of every element that left the stack.
+  /// of every element that left the stack since it was last looked at.
   @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-    // Two in-place accesses to the stack, never a copy of it: one to run the element and start
-    // logging removals, one for a push or a pop and to read the log, which holds only the ids
-    // that left, so the cost grows with the elements popped, not with the stack.
+    // Two in-place accesses to the stack, never a copy of it: one to run the element, one for a
+    // push or a pop and to read the log of removals, which holds only the ids that left (in this
+    // reduction, or by a reducer before this one), so the cost grows with the elements popped, not
+    // with the stack.
     let stackAction = toStackAction.extract(action)
-    let elementEffect = reduceElement(stackAction, in: &state[keyPath: toStack], for: action)
+    var popFromWasOnStack = false
+    let elementEffect = reduceElement(
+      stackAction, in: &state[keyPath: toStack], for: action, popFromIsOnStack: &popFromWasOnStack)
     let parentEffect = parent.reduce(into: &state, action: action)
-    let stackEffect = pushingOrPopping(stackAction, in: &state[keyPath: toStack], for: action)
+    let stackEffect = pushingOrPopping(
+      stackAction, in: &state[keyPath: toStack], for: action, popFromWasOnStack: popFromWasOnStack)
     return elementEffect.merge(with: parentEffect).merge(with: stackEffect)
   }
 
-  /// Runs the element an `.element` action names; then starts logging removals.
+  /// Runs the element an `.element` action names; for a `.popFrom`, tells whether its element is on
+  /// the stack before the parent runs.
   @inlinable
   func reduceElement(
     _ stackAction: StackAction<Element.State, Element.Action>?, in stack: inout StackState<Element.State>,
-    for action: Parent.Action
+    for action: Parent.Action, popFromIsOnStack: inout Bool
   ) -> Effect<Parent.Action> {
-    defer { stack._removals.begin() }
-    guard case .element(let id, let elementAction) = stackAction else { return .none }
-    guard let position = stack.index(id: id) else { return .report(.missingStackElement(id, for: action)) }
-    let element = element
-    let effect = DependencyValues.presenting {
-      element.reduce(into: &stack._elements[position], action: elementAction)
+    switch stackAction {
+    case .popFrom(let id):
+      popFromIsOnStack = stack.index(id: id) != nil
+      return .none
+    case .element(let id, let elementAction):
+      guard let position = stack.index(id: id) else { return .report(.missingStackElement(id, for: action)) }
+      let (element, elementAudit) = (element, elementAudit)
+      let effect = DependencyValues.presenting {
+        reducingChecked(&stack._elements[position], audit: elementAudit) {
+          element.reduce(into: &$0, action: elementAction)
+        }
+      }
+      if effect.isNone { return .none }
+      let embed = toStackAction.embed
+      return effect.map { StackAction<Element.State, Element.Action>.element(id: id, action: $0) }
+        .dismissing(with: .popFrom(id: id))
+        .map(embed)
+        .namespaced(namespace(id))
+    case .push, nil:
+      return .none
     }
-    if effect.isNone { return .none }
-    let embed = toStackAction.embed
-    return effect.map { StackAction<Element.State, Element.Action>.element(id: id, action: $0) }
-      .dismissing(with: .popFrom(id: id))
-      .map(embed)
-      .namespaced(namespace(id))
   }
 
   /// Pushes or pops for a `.push` or `.popFrom` action; then cancels the effects of the elements
-  /// that left the stack (see ``Effect/cancellingRemovedChildren(_:at:isPresent:present:)``).
+  /// that left the stack (see ``ChildCollection/cancellingRemoved(at:)``).
+  ///
+  /// A `.popFrom` is judged against the stack as it was before the parent ran: a parent that popped
+  /// the element itself (to the root, say) gets no diagnostic.
   @inlinable
   func pushingOrPopping(
     _ stackAction: StackAction<Element.State, Element.Action>?, in stack: inout StackState<Element.State>,
-    for action: Parent.Action
+    for action: Parent.Action, popFromWasOnStack: Bool
   ) -> Effect<Parent.Action> {
     var effect = Effect<Parent.Action>.none
     switch stackAction {
     case .popFrom(let id):
       if let position = stack.index(id: id) {
         stack.removeSuffix(from: position)
-      } else {
+      } else if !popFromWasOnStack {
         effect = .report(.missingStackElement(id, for: action))
       }
     case .push(let id, let elementState):
@@ -121,10 +156,7 @@ struct _StackDripper<Parent: Dripper, Element: Dripper>: Dripper {
     case .element, nil:
       break
     }
-    return effect.merge(
-      with: .cancellingRemovedChildren(
-        stack._removals.end(), at: toStack, isPresent: { stack.index(id: $0) != nil }, present: { stack.ids })
-    )
+    return effect.merge(with: stack.cancellingRemoved(at: toStack))
   }
 
   @usableFromInline

@@ -1,6 +1,13 @@
-/// The id of an element of a ``StackState``: given by the stack when the element is pushed, in
-/// order (0, 1, 2, …), never reused by that stack, so the same pushes give the same ids in every
-/// run and in tests.
+import Synchronization
+
+/// The id of an element of a ``StackState``: given when the element is pushed, in order (0, 1,
+/// 2, …), so the same pushes give the same ids in every run and in tests.
+///
+/// In a Station's reductions, ids come from the Station: no id is given twice in its life, even to
+/// a stack assigned anew (`state.path = StackState()`), so an effect of an element popped long ago
+/// never reaches a new element. Outside a reduction (an initial state, a test's expected state),
+/// a stack numbers its own elements, after the highest id it has held. A fresh Station, and a fresh
+/// `TestStation`, start from 0.
 public struct StackElementID: Hashable, Sendable, Comparable, ExpressibleByIntegerLiteral,
   CustomStringConvertible
 {
@@ -78,12 +85,17 @@ public struct StackState<Element: Sendable>: Sendable {
     return low < _ids.count && _ids[low] == id ? low : nil
   }
 
-  /// The element with `id`, or `nil`; setting `nil` pops it and every element above it.
+  /// The element with `id`, or `nil`; setting `nil` pops it and every element above it, and setting
+  /// an element under an id not on the stack pushes it with that id, as TCA's does (so a test can
+  /// assert a push: `$0.path[id: 1] = .detail(…)`).
   @inlinable
   public subscript(id id: StackElementID) -> Element? {
     get { index(id: id).map { _elements[$0] } }
     set {
-      guard let position = index(id: id) else { return }
+      guard let position = index(id: id) else {
+        if let newValue { push(newValue, id: id) }
+        return
+      }
       if let newValue {
         _elements[position] = newValue
       } else {
@@ -94,6 +106,7 @@ public struct StackState<Element: Sendable>: Sendable {
       guard let position = index(id: id) else {
         var absent: Element? = nil
         yield &absent
+        if let absent { push(absent, id: id) }
         return
       }
       var element: Element? = _elements[position]
@@ -113,8 +126,8 @@ public struct StackState<Element: Sendable>: Sendable {
   @inlinable
   @discardableResult
   public mutating func append(_ element: Element) -> StackElementID {
-    let id = StackElementID(rawValue: nextID)
-    nextID += 1
+    let id = StackElementID(rawValue: StackElementIDs.take(atLeast: nextID))
+    nextID = id.rawValue + 1
     _positions[id] = _ids.count
     _ids.append(id)
     _elements.append(element)
@@ -127,6 +140,7 @@ public struct StackState<Element: Sendable>: Sendable {
   public mutating func push(_ element: Element, id: StackElementID) -> Bool {
     guard index(id: id) == nil else { return false }
     nextID = Swift.max(nextID, id.rawValue + 1)
+    StackElementIDs.skip(past: id.rawValue)
     if let top = _ids.last, id < top { _idsIncrease = false }
     _positions[id] = _ids.count
     _ids.append(id)
@@ -222,3 +236,47 @@ public enum StackAction<State: Sendable, Action: Sendable>: Sendable {
 extension StackAction: Equatable where State: Equatable, Action: Equatable {}
 
 extension StackElementID: DumpsAsDescription {}
+
+extension StackState: ChildCollection {
+  @inlinable
+  func containsChild(_ id: StackElementID) -> Bool { index(id: id) != nil }
+
+  @usableFromInline
+  var presence: @Sendable (AnySendableHashable) -> Bool {
+    let positions = _positions
+    return { ($0.base as? StackElementID).map { positions[$0] != nil } ?? false }
+  }
+}
+
+/// Where the stacks a Station's reductions build take their element ids: one counter per Station,
+/// found through the reduction's dependencies, so that no id is given twice in the Station's life
+/// (see ``StackElementID``).
+@usableFromInline
+final class StackElementIDs: Sendable {
+  /// The id the next element gets, unless its stack has held a higher one.
+  private let next = Atomic<Int>(0)
+
+  @usableFromInline
+  init() {}
+
+  /// An id for an element pushed on a stack whose next id is `local`: the Station's next, or
+  /// `local` if higher; `local` outside a Station's reduction.
+  @usableFromInline
+  static func take(atLeast local: Int) -> Int {
+    guard let ids = DependencyValues.current.stackElementIDs else { return local }
+    var next = ids.next.load(ordering: .relaxed)
+    while true {
+      let id = Swift.max(local, next)
+      let (exchanged, found) = ids.next.compareExchange(expected: next, desired: id + 1, ordering: .relaxed)
+      if exchanged { return id }
+      next = found
+    }
+  }
+
+  /// Makes sure the Station never gives `id`, pushed by name.
+  @usableFromInline
+  static func skip(past id: Int) {
+    guard let ids = DependencyValues.current.stackElementIDs else { return }
+    ids.next.max(id + 1, ordering: .relaxed)
+  }
+}

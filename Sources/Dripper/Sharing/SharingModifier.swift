@@ -83,10 +83,18 @@ struct _SharingDripper<Base: Dripper, Value: Equatable & Sendable>: Dripper {
   /// The reduction a Station runs: over the base built once.
   @inlinable
   public func _reducer() -> @Sendable (inout Base.State, Base.Action) -> Effect<Base.Action> {
-    reduction(
-      of: _SharingDripper<_BuiltDripper<Base.State, Base.Action>, Value>(
-        base: _BuiltDripper(base), keyPath: keyPath, shared: shared, action: action))
+    _build().reduce
   }
+
+  /// The reduction a Station runs and its check: over the base built once; the base's check.
+  @inlinable
+  public func _build() -> _Reduction<Base.State, Base.Action> {
+    let (base, audit) = _BuiltDripper.building(self.base)
+    let built = _SharingDripper<_BuiltDripper<Base.State, Base.Action>, Value>(
+      base: base, keyPath: keyPath, shared: shared, action: action)
+    return reduction(of: built, audit: audit)
+  }
+
 }
 
 extension Station {
