@@ -52,3 +52,6 @@ extension CasePath<Path.Action, Detail.Action> {
 extension CasePath<Library.Action, StackAction<Path.State, Path.Action>> {
   static var path: Self { Self(Library.Action.path) { if case .path(let a) = $0 { a } else { nil } } }
 }
+extension CasePath<Meeting.Action, PresentationAction<Meeting.Action.Alert>> {
+  static var alert: Self { Self(Meeting.Action.alert) { if case .alert(let a) = $0 { a } else { nil } } }
+}

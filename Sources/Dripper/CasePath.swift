@@ -53,3 +53,45 @@ public struct CasePath<Root, Value>: Sendable {
     return CasePath<Root, Next>({ embed(next.embed($0)) }, extract: { extract($0).flatMap(next.extract) })
   }
 }
+
+extension CasePath {
+  /// Changes the payload of the case in place, if `root` is in it; does nothing otherwise.
+  ///
+  /// ```swift
+  /// CasePath.editor.modify(&state.destination) { $0.title = "Draft" }
+  /// ```
+  public func modify(_ root: inout Root, _ body: (inout Value) throws -> Void) rethrows {
+    guard var value = extract(root) else { return }
+    try body(&value)
+    root = embed(value)
+  }
+}
+
+extension Optional {
+  /// The payload of one case of the wrapped enum: `nil` when there is no value or it is in another
+  /// case. Set, it puts the value in the case; set to `nil` while in the case, it clears the
+  /// optional. The macro-free form of TCA's `$0.destination?.editor?.title = "x"`:
+  ///
+  /// ```swift
+  /// await station.pour(.titleChanged("Draft")) {
+  ///   $0.destination[case: .editor]?.title = "Draft"
+  /// }
+  /// ```
+  public subscript<Case>(case path: CasePath<Wrapped, Case>) -> Case? {
+    get { flatMap(path.extract) }
+    set { self = Self.setting(newValue, of: path, in: self) }
+    _modify {
+      var payload = flatMap(path.extract)
+      yield &payload
+      self = Self.setting(payload, of: path, in: self)
+    }
+  }
+
+  /// `root` with `payload` put in the case, or cleared if `payload` is `nil` while `root` is in it.
+  private static func setting<Case>(_ payload: Case?, of path: CasePath<Wrapped, Case>, in root: Self) -> Self
+  {
+    if let payload { return path.embed(payload) }
+    guard let root, path.matches(root) else { return root }
+    return nil
+  }
+}

@@ -41,6 +41,34 @@ extension Dripper {
   }
 }
 
+extension Dripper {
+  /// Presents state that has no logic of its own — an ``AlertState``, a ``ConfirmationDialogState``,
+  /// or a destination whose cases have none: TCA's `ifLet(\.$alert, action: \.alert)`.
+  ///
+  /// ```swift
+  /// Drip { state, action in
+  ///   switch action {
+  ///   case .alert(.presented(.confirmDeletion)):
+  ///     state.isDeleted = true           // the alert is dismissed after this reduction
+  ///     return .none
+  ///   case .alert, .deleteTapped: …
+  ///   }
+  /// }
+  /// .ifLet(\.$alert, action: .alert)
+  /// ```
+  ///
+  /// An alert or a dialog dismisses itself once the parent has seen the action of the button that
+  /// was tapped, as TCA's ephemeral presentations do; the same holds for an enum destination while
+  /// it is in a case that holds one. `.dismiss` (a cancel button, a tap outside) ends it too.
+  @inlinable
+  public func ifLet<ChildState, ChildAction>(
+    _ toPresentationState: any WritableKeyPath<State, PresentationState<ChildState>> & Sendable,
+    action toPresentationAction: CasePath<Action, PresentationAction<ChildAction>>
+  ) -> some Dripper<State, Action> {
+    ifLet(toPresentationState, action: toPresentationAction) { EmptyDripper<ChildState, ChildAction>() }
+  }
+}
+
 /// A parent dripper with a presented child: see ``Dripper/ifLet(_:action:then:)-(_,CasePath<Self.Action,PresentationAction<ChildAction>>,_)``.
 @usableFromInline
 struct _PresentationDripper<Parent: Dripper, Child: Dripper>: Dripper {
@@ -107,10 +135,19 @@ struct _PresentationDripper<Parent: Dripper, Child: Dripper>: Dripper {
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     let toState = toPresentationState
     var childEffect = Effect<Parent.Action>.none
+    // An alert or a dialog the action came from: dismissed once the parent has seen the action,
+    // unless the parent presented something else meanwhile.
+    var ephemeral: UInt64?
     if let presentationAction = toPresentationAction.extract(action) {
       childEffect = reduceChild(presentationAction, in: &state[keyPath: toState], for: action)
+      if case .presented = presentationAction, state[keyPath: toState].isEphemeral {
+        ephemeral = state[keyPath: toState].presentation
+      }
     }
     var effect = childEffect.merge(with: parent.reduce(into: &state, action: action))
+    if let ephemeral, state[keyPath: toState].presentation == ephemeral {
+      state[keyPath: toState].state = nil
+    }
     if let ended = state[keyPath: toState].endedPresentationWithEffects() {
       effect = effect.merge(with: .cancelNamespace(Self.namespace(ended, at: toState)))
     }

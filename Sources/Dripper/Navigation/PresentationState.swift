@@ -113,9 +113,8 @@ enum PresentationIdentity {
   @usableFromInline
   static func of(_ state: Any) -> AnyHashable? {
     if let identifiable = state as? any Identifiable { return id(of: identifiable) }
-    let mirror = Mirror(reflecting: state)
-    guard mirror.displayStyle == .enum else { return nil }
-    guard let payload = mirror.children.first else { return AnyHashable("\(state)") }
+    guard let payload = EnumCase.of(state) else { return nil }
+    guard let payload = payload else { return AnyHashable("\(state)") }
     let label = payload.label ?? ""
     if let identifiable = payload.value as? any Identifiable {
       return AnyHashable([AnyHashable(label), id(of: identifiable)])
@@ -124,6 +123,25 @@ enum PresentationIdentity {
   }
 
   private static func id(of value: some Identifiable) -> AnyHashable { AnyHashable(value.id) }
+}
+
+/// The case an enum value is in, through reflection, for the few places that must tell cases apart
+/// without a case path (a presentation's identity, whether it is ephemeral). Whether a type is an
+/// enum is learnt once per type, so that a struct pays a table lookup rather than a mirror.
+enum EnumCase {
+  private static let isEnum = Lock<[ObjectIdentifier: Bool]>([:])
+
+  /// `nil` for a value that is not an enum; for an enum, its case's payload with the case's name as
+  /// its label, or `.some(nil)` for a case without payload.
+  static func of(_ value: Any) -> Mirror.Child?? {
+    let type = ObjectIdentifier(Swift.type(of: value))
+    if isEnum.withLock({ $0[type] }) == false { return nil }
+    let mirror = Mirror(reflecting: value)
+    let enumerated = mirror.displayStyle == .enum
+    isEnum.withLock { $0[type] = enumerated }
+    guard enumerated else { return nil }
+    return .some(mirror.children.first)
+  }
 }
 
 extension PresentationState: Equatable where State: Equatable {
