@@ -178,7 +178,7 @@ func coreRows(_ options: BenchmarkOptions) async -> [Row] {
 
 /// Runs one path in a loop, for a profiler (`perf record`): `--profile-MODE`, MODE one of the cases
 /// below (`sync`, `discard`, `awaited`, `awaitedbusy`, `binding`, `unread`, `overridden`,
-/// `foreach`, `foreachbig`, `scope`, `stack`, `roundtrip`, `cancellables`, …).
+/// `foreach`, `foreachbig`, `scope`, `stack`, `roundtrip`, `cancellables`, `shared`, …).
 /// Returns `false` for an unknown mode.
 func profile(_ mode: String) async -> Bool {
   let station = Station(initialState: BenchCounter.State()) { BenchCounter() }
@@ -191,6 +191,10 @@ func profile(_ mode: String) async -> Bool {
     await last?.finish()
   case "awaited":
     for _ in 0..<n { await station.pour(.increase).finish() }
+  case "shared":
+    let counter = Station(initialState: SharedCounter.State(value: Shared(value: 0))) { SharedCounter() }
+    for _ in 0..<n { counter.pour(.incrementShared) }
+    await counter.reducePending()
   case "awaitedbusy":
     let held = station.pour(.hold)
     for _ in 0..<n { await station.pour(.increase).finish() }

@@ -2,8 +2,6 @@
 // Compiled with them by .ci/docs-snippets.sh.
 import Dripper
 
-extension CasePath<Todos.Action, Settings> {
-  static var settingsChanged: Self {
-    Self(Todos.Action.settingsChanged) { if case .settingsChanged(let s) = $0 { s } else { nil } }
-  }
+extension CasePath<Todos.Action, SettingsEditor.Action> {
+  static var editor: Self { Self(Todos.Action.editor) { if case .editor(let a) = $0 { a } else { nil } } }
 }

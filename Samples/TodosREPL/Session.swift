@@ -1,5 +1,6 @@
 import Dripper
 import REPLSupport
+import Synchronization
 
 /// A Todos session: reads commands, pours their actions, writes the list each time it changes.
 struct Session {
@@ -16,20 +17,27 @@ struct Session {
   func run(_ lines: some AsyncSequence<String, Never>) async {
     let console = self.console
     let colors = console.usesColor
-    // Writes the list each time a reduction changes what it shows, whatever caused it.
-    let printer = DripperObserver<Todos.State, Todos.Action>(didReduce: { transition in
-      let shown = Rendering.view(of: transition.new, colors: colors)
-      if shown != Rendering.view(of: transition.old, colors: colors) { console.stateLine(shown) }
-    })
     // The filter is a shared value, kept in a file next to the list.
     let settings = Persistence.settings(nextTo: try? defaultPath.get())
     if let failure = settings.loadFailure { console.error("error: the settings were not loaded: \(failure)") }
-    let station = Station(initialState: Todos.State(), observers: [printer]) {
-      Todos(settings: settings)
+    let initialState = Todos.State(filter: Shared(settings))
+    // Writes the list each time a reduction changes what it shows, whatever caused it. It compares
+    // with what it last wrote, not with the state before the reduction: a shared value (the
+    // filter) reads the same, as it is now, in both.
+    let lastShown = Mutex(Rendering.view(of: initialState, colors: colors))
+    let printer = DripperObserver<Todos.State, Todos.Action>(didReduce: { transition in
+      let shown = Rendering.view(of: transition.new, colors: colors)
+      let changed = lastShown.withLock { last in
+        defer { last = shown }
+        return last != shown
+      }
+      if changed { console.stateLine(shown) }
+    })
+    let station = Station(initialState: initialState, observers: [printer]) {
+      Todos()
     } withDependencies: {
       dependencies(&$0)
     }
-    station.share(\.filter, with: settings, action: .filterShared)
     if console.isInteractive {
       console.line("Todos REPL: type 'help' for the commands, 'quit' to leave.")
       console.line(Rendering.view(of: await station.state, colors: colors))

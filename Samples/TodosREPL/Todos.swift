@@ -6,7 +6,9 @@ import Dripper
 struct Todos: Dripper {
   struct State: Equatable, Sendable {
     var rows: IdentifiedArrayOf<Row.State> = []
-    var filter = Filter.all
+    /// Which todos are shown: shared with the other Stations showing the list, and kept in a file
+    /// next to it (see `Persistence.settings(nextTo:)`).
+    @Shared(value: Filter.all) var filter
     /// The search as typed.
     var query = ""
     /// The search in force, once typing paused.
@@ -49,8 +51,6 @@ struct Todos: Dripper {
     case remove(UniqueID)
     case clearDone
     case setFilter(Filter)
-    /// The filter another Station (or the saved settings) chose: see ``settings``.
-    case filterShared(Filter)
     case queryChanged(String)
     case searchApplied(String)
     case edit(UniqueID)
@@ -80,9 +80,6 @@ struct Todos: Dripper {
 
   struct SearchID: Hashable, Sendable {}
 
-  /// The settings shared with other Stations and kept in a file next to the list: the filter.
-  var settings = SharedValue(Filter.all)
-
   @Dependency(\.uuid) var uuid
   @Dependency(\.clock) var clock
   @Dependency(\.todoFiles) var files
@@ -103,9 +100,7 @@ struct Todos: Dripper {
         state.rows.removeAll { $0.isDone }
         return .none
       case .setFilter(let filter):
-        state.filter = filter
-        return .none
-      case .filterShared:
+        state.$filter.withLock { $0 = filter }
         return .none
       case .queryChanged(let query):
         state.query = query
@@ -134,13 +129,6 @@ struct Todos: Dripper {
     .ifLet(\.$editor, action: .editor) { Editor() }
     .forEach(\.rows, action: .rows) { Row() }
     .undoable(\.rows, history: \.history, undo: .undo, redo: .redo)
-    .sharing(\.filter, with: settings, action: .filterShared)
-  }
-}
-
-extension CasePath<Todos.Action, Todos.Filter> {
-  static var filterShared: Self {
-    Self(Todos.Action.filterShared) { if case .filterShared(let filter) = $0 { filter } else { nil } }
   }
 }
 

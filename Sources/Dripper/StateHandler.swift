@@ -77,6 +77,9 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
   /// effect (see ``reduce(through:)``).
   @usableFromInline @exclusivity(unchecked) var lastPourWithEffects: PourNumber = 0
 
+  /// Whether a republication of the state is on its way (see ``requestRepublish()``).
+  @usableFromInline nonisolated let republishRequested = Atomic<Bool>(false)
+
   /// Keeps the fields above off the line of whatever the allocator places after the handler.
   @usableFromInline let trailingGap = ContentionGap()
 
@@ -99,6 +102,7 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
     dependencies.station = DependencyValues.nextStation()
     dependencies.followsReductions = true
     dependencies.stackElementIDs = StackElementIDs()
+    dependencies.prepareSharing()
     self.boxedDependencies = DependencyBox(dependencies)
     self.onEnd = onEnd
     self.executor = Self.makeExecutor(for: dependencies)
@@ -106,6 +110,7 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
     self.receiveEntry = { (handler: isolated StateHandler, action: Action, pour: PourNumber) in
       handler.reduceReceived(action, pour: pour)
     }
+    startSharing(initialState)
   }
 
   /// The state, once every action poured before this read has been reduced.
@@ -317,9 +322,35 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
   @usableFromInline
   nonisolated var isReleased: Bool { effects.isClosed }
 
+  /// Notes the shared values in the initial state, and republishes the state when another writes
+  /// one (see ``Shared``).
+  @usableFromInline
+  nonisolated func startSharing(_ initialState: State) {
+    guard let sharing = dependencies.sharing else { return }
+    sharing.noteShared(in: initialState)
+    sharing.onChange { [weak self] in self?.requestRepublish() }
+  }
+
+  /// Another Station, or an effect, wrote a shared value this Station holds: its observers see the
+  /// state again, once for a burst of writes. Nothing happens while nobody observes.
+  nonisolated func requestRepublish() {
+    guard publishers.isActive, !republishRequested.exchange(true, ordering: .acquiringAndReleasing) else {
+      return
+    }
+    Task { await self.republish() }
+  }
+
+  /// Publishes the state as it is, with no reduction.
+  func republish() {
+    republishRequested.store(false, ordering: .releasing)
+    drainMailbox()
+    if publishers.isActive { publishers.publish(currentState) }
+  }
+
   /// The Station was released: cancel every effect and refuse new ones.
   @usableFromInline
   nonisolated func stationReleased() {
+    dependencies.sharing?.releaseAll()
     effects.markClosed()
     let (_, starts) = effects.update { state, after in state.close(&after) }
     startWork(detached: starts)

@@ -13,6 +13,18 @@ struct Reduction<State: Sendable, Action: Sendable>: Sendable {
   let action: Action
   let wasReceived: Bool
   let state: State
+  /// The shared values the Station holds, as the reduction left them.
+  let shared: SharedSnapshot
+
+  /// The state and the shared values the reduction left.
+  var snapshot: Snapshot<State> { Snapshot(state: state, shared: shared) }
+}
+
+/// A state as one step of a test left it, with the values of the shared values it holds then
+/// (they are held by reference, and change after the step: see ``Shared``).
+struct Snapshot<State: Sendable>: Sendable {
+  var state: State
+  var shared: SharedSnapshot
 }
 
 /// Every reduction of a ``TestStation``'s Station, in order, with waiters for the next.
@@ -99,7 +111,8 @@ struct RecordingDripper<Base: Dripper>: Dripper {
     } operation: {
       reduceBase(&state, action)
     }
-    log.append(Reduction(action: action, wasReceived: wasReceived, state: state))
+    log.append(
+      Reduction(action: action, wasReceived: wasReceived, state: state, shared: .ofTheReducingStation()))
     return effect.map { .received($0) }
   }
 }

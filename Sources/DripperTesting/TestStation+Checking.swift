@@ -12,47 +12,90 @@ extension TestStation {
   /// Station's dependencies. With `mustChange` (pours and receives), an exhaustive test's
   /// expectation must describe a change: a closure given for an action that changed nothing fails,
   /// as in TCA.
+  ///
+  /// Shared values (``Shared``) are compared as each step left them: the expectation runs in a view
+  /// of the values before the event, where its writes go (never to the values themselves), and the
+  /// values it leaves are compared with those after the event; the rest of the state is compared
+  /// with each holder standing for its value.
   func check(
-    _ actual: State, after event: String, from before: State, _ expectation: ((inout State) throws -> Void)?,
-    mustChange: Bool = true, at location: SourceLocation
+    _ actual: Snapshot<State>, after event: String, from before: Snapshot<State>,
+    _ expectation: ((inout State) throws -> Void)?, mustChange: Bool = true, at location: SourceLocation
   ) {
     defer { progress.withLock { $0.expected = actual } }
     let dependencies = self.dependencies
-    let apply: (inout State) throws -> Void = { state in
-      try withDependencies {
-        $0 = dependencies
-      } operation: {
-        try expectation?(&state)
+    // Runs the expectation on `state`, its shared values shown as in `shared`; returns them as the
+    // expectation left them.
+    let apply = { (state: inout State, shared: SharedSnapshot) throws -> SharedSnapshot in
+      let view = SharedView(shared)
+      try SharedView.with(view) {
+        try withDependencies {
+          $0 = dependencies
+        } operation: {
+          try expectation?(&state)
+        }
       }
+      return view.snapshot(over: shared)
     }
     let isExhaustive = exhaustivity == .on
-    var expected = isExhaustive ? before : actual
+    let start = isExhaustive ? before : actual
+    var expected = start.state
+    let expectedShared: SharedSnapshot
     do {
-      try apply(&expected)
+      expectedShared = try apply(&expected, start.shared.filling(from: actual.shared))
     } catch {
       reporter.fail("The assertion after \(event) threw \(error).", at: location)
       return
     }
-    guard expected != actual else {
-      if isExhaustive, mustChange, expectation != nil, before == actual {
-        reporter.fail(
-          "Expected the state to change after \(event), but it did not: an action that changes "
-            + "nothing is asserted without a closure.", at: location)
-      }
-      if !isExhaustive, showsSkipped {
-        var asserted = before
-        if (try? apply(&asserted)) != nil, let diff = Diff.text(from: asserted, to: actual) {
-          print("Skipped changes not asserted after \(event):\n\(diff)")
-        }
-      }
+    guard !Self.differ(expected, expectedShared, actual.state, actual.shared) else {
+      let diff =
+        Self.diff(from: Snapshot(state: expected, shared: expectedShared), to: actual)
+        ?? "(the states differ but render the same)"
+      let headline =
+        expectation == nil
+        ? "The state changed after \(event), but no change was expected"
+        : "The state after \(event) is not what was expected"
+      reporter.fail("\(headline) (- expected, + actual):\n\(diff)", at: location)
       return
     }
-    let diff = Diff.text(from: expected, to: actual) ?? "(the states differ but render the same)"
-    let headline =
-      expectation == nil
-      ? "The state changed after \(event), but no change was expected"
-      : "The state after \(event) is not what was expected"
-    reporter.fail("\(headline) (- expected, + actual):\n\(diff)", at: location)
+    if isExhaustive, mustChange, expectation != nil,
+      !Self.differ(before.state, before.shared, actual.state, actual.shared)
+    {
+      reporter.fail(
+        "Expected the state to change after \(event), but it did not: an action that changes "
+          + "nothing is asserted without a closure.", at: location)
+    }
+    if !isExhaustive, showsSkipped {
+      var asserted = before.state
+      if let shared = try? apply(&asserted, before.shared.filling(from: actual.shared)),
+        let diff = Self.diff(from: Snapshot(state: asserted, shared: shared), to: actual)
+      {
+        print("Skipped changes not asserted after \(event):\n\(diff)")
+      }
+    }
+  }
+
+  /// Whether two states differ, each with its shared values as given.
+  static func differ(
+    _ first: State, _ firstShared: SharedSnapshot, _ second: State, _ secondShared: SharedSnapshot
+  )
+    -> Bool
+  {
+    if firstShared.isEmpty, secondShared.isEmpty { return first != second }
+    let holders = SharedView(SharedSnapshot(), comparesHolders: true)
+    return SharedView.with(holders) { first != second } || !firstShared.matches(secondShared)
+  }
+
+  /// The difference between two states as text, each rendered with its shared values as they were.
+  static func diff(from old: Snapshot<State>, to new: Snapshot<State>) -> String? {
+    guard !old.shared.isEmpty || !new.shared.isEmpty else { return Diff.text(from: old.state, to: new.state) }
+    let oldLines = SharedView.with(SharedView(old.shared)) { Dump.lines(old.state) }
+    let newLines = SharedView.with(SharedView(new.shared)) { Dump.lines(new.state) }
+    var lines = Diff.lines(from: oldLines, to: newLines) ?? []
+    // A shared value the state no longer shows (a holder that went) still differs: say so.
+    if lines.isEmpty, !old.shared.matches(new.shared) {
+      lines = Diff.lines(from: old.shared.lines, to: new.shared.lines) ?? []
+    }
+    return lines.isEmpty ? nil : lines.joined(separator: "\n")
   }
 
   /// In exhaustive mode, fails for received actions the test did not assert before a new pour;
@@ -80,7 +123,7 @@ extension TestStation {
     }
     progress.withLock { progress in
       progress.asserted = last + 1
-      progress.expected = skipped.last!.state
+      progress.expected = skipped.last!.snapshot
     }
   }
 

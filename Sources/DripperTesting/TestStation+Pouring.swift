@@ -48,9 +48,10 @@ extension TestStation {
       return TestStationTask(task: task, testStation: self)
     }
     // Effects may have poured between the last assertion and this action: account for them.
-    let before = index == 0 ? expected : reductions[index - 1].state
+    let before = index == 0 ? expected : reductions[index - 1].snapshot
     check(
-      reductions[index].state, after: "pouring \(Dump.line(action))", from: before, expectation, at: location)
+      reductions[index].snapshot, after: "pouring \(Dump.line(action))", from: before, expectation,
+      at: location)
     progress.withLock { $0.asserted = asserted + index + 1 }
     return TestStationTask(task: task, testStation: self)
   }
@@ -201,7 +202,7 @@ extension TestStation {
         let reduction = log[asserted]
         if expected.matches(reduction.action) {
           check(
-            reduction.state, after: "receiving \(Dump.line(reduction.action))", from: before, expectation,
+            reduction.snapshot, after: "receiving \(Dump.line(reduction.action))", from: before, expectation,
             at: location)
           progress.withLock { $0.asserted = asserted + 1 }
           // The effects the action started, and the one that poured it, run until they wait.

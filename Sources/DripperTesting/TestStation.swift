@@ -50,7 +50,7 @@ public final class TestStation<State: Equatable & Sendable, Action: Sendable>: S
 
   struct Progress {
     /// The state as the test last asserted it.
-    var expected: State
+    var expected: Snapshot<State>
     /// How many reductions the test has accounted for.
     var asserted = 0
     var exhaustivity = Exhaustivity.on
@@ -115,13 +115,15 @@ public final class TestStation<State: Equatable & Sendable, Action: Sendable>: S
     self.values = values
     self.diagnostics = diagnostics
     self.dismissal = dismissal
-    self.progress = Lock(Progress(expected: initialState))
+    self.progress = Lock(Progress(expected: Snapshot(state: initialState, shared: SharedSnapshot())))
     self.station = Station(initialState: initialState) {
       RecordingDripper(base: base, log: log, dependencies: values)
     } withDependencies: {
       $0 = dependencies
     }
     let station = self.station
+    let shared = station.sharedSnapshot
+    progress.withLock { $0.expected.shared = shared }
     dismissal.connect { [weak station] in station?.cancelEffects() }
     // Diagnostics arrive on the Station's tasks, where no test is current: they are reported from
     // the test's next call instead. Those raised while the dependencies were prepared (a key
@@ -167,7 +169,7 @@ public final class TestStation<State: Equatable & Sendable, Action: Sendable>: S
   }
 
   /// The state as the test last asserted it (in non-exhaustive mode, as it actually is).
-  public var state: State { progress.withLock { $0.expected } }
+  public var state: State { progress.withLock { $0.expected.state } }
 
   /// Whether the feature under test dismissed itself through `@Dependency(\.dismiss)`, as TCA's
   /// `TestStore.isDismissed`: its effects were cancelled, and it takes no more actions.

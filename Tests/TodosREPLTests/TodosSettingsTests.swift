@@ -10,12 +10,11 @@ import Testing
 @Suite struct TodosSettingsTests {
   @Test func theFilterIsSharedBetweenStationsShowingTheList() async {
     let settings = SharedValue(Todos.Filter.all)
-    let first = Station(initialState: Todos.State()) { Todos(settings: settings) }
-    let second = Station(initialState: Todos.State()) { Todos(settings: settings) }
-    first.share(\.filter, with: settings, action: .filterShared)
-    second.share(\.filter, with: settings, action: .filterShared)
+    let first = Station(initialState: Todos.State(filter: Shared(settings))) { Todos() }
+    let second = Station(initialState: Todos.State(filter: Shared(settings))) { Todos() }
     await first.pour(.setFilter(.done)).finish()
     #expect(await second.state.filter == .done)
+    #expect(settings.value == .done)
   }
 
   @Test func theFilterIsKeptNextToTheListForTheNextSession() async throws {

@@ -82,9 +82,9 @@ func makeStation(_ state: Todos.State = Todos.State()) -> (TestStation<Todos.Sta
     ]
     state.search = "mi"
     #expect(state.visible.map(\.title) == ["Milk", "Mint"])
-    state.filter = .active
+    state.$filter.withLock { $0 = .active }
     #expect(state.visible.map(\.title) == ["Mint"])
-    state.filter = .done
+    state.$filter.withLock { $0 = .done }
     state.search = ""
     #expect(state.visible.map(\.title) == ["Milk"])
   }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The dependencies a feature uses: clocks, ids, dates, randomness, and your own clients.
 ///
 /// Read them in a dripper with ``Dependency``; replace them for a Station with
@@ -37,6 +39,9 @@ public struct DependencyValues: Sendable {
   /// Where the stacks a Station's reductions build take their element ids, so that an id is never
   /// given twice in the Station's life (see ``StackElementID``); `nil` outside a Station.
   @usableFromInline var stackElementIDs: StackElementIDs?
+  /// The shared values the Station holds, which its reductions and effects note as they use them
+  /// (see ``Shared``); `nil` outside a Station.
+  @usableFromInline var sharing: StationSharing?
 
   /// Live dependencies: the values a program uses when nothing overrides them.
   public init() {
@@ -92,13 +97,14 @@ public struct DependencyValues: Sendable {
   /// `values`, keeping what ties these to their Station's reductions: for a harness that binds
   /// values of its own around each reduction.
   package mutating func replace(with values: DependencyValues) {
-    let (station, followsReductions, stackElementIDs) = (
-      self.station, self.followsReductions, self.stackElementIDs
+    let (station, followsReductions, stackElementIDs, sharing) = (
+      self.station, self.followsReductions, self.stackElementIDs, self.sharing
     )
     self = values
     self.station = station
     self.followsReductions = followsReductions
     self.stackElementIDs = stackElementIDs
+    self.sharing = sharing
   }
 
   /// Runs `body` with `values` in force, bound in the task, so that tasks it starts inherit them.
@@ -230,3 +236,20 @@ final class ValueBox<Value: Sendable>: Sendable {
   @usableFromInline
   init(_ value: Value) { self.value = value }
 }
+
+extension DependencyValues {
+  /// Gives these, a new Station's values, the object that keeps the shared values it holds.
+  @usableFromInline
+  mutating func prepareSharing() {
+    sharing = StationSharing(station: station)
+  }
+
+  /// A number no other Station in this process has.
+  @usableFromInline
+  static func nextStation() -> UInt64 {
+    stations.add(1, ordering: .relaxed).newValue
+  }
+}
+
+/// The Stations numbered so far, in this process.
+private let stations = Atomic<UInt64>(0)

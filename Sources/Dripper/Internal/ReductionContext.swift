@@ -90,6 +90,16 @@ struct ReductionContext {
     onThread?.pointee.dependencies?.takeUnretainedValue().values
   }
 
+  /// The shared values of the Station whose reduction runs on this thread, if its dependencies are
+  /// in force (not hidden by a harness that binds its own).
+  @usableFromInline
+  static var sharing: StationSharing?? {
+    guard let context = onThread, context.pointee.depth > 0, let box = context.pointee.dependencies else {
+      return nil
+    }
+    return .some(box._withUnsafeGuaranteedRef { $0.sharing })
+  }
+
   /// The depth on this thread: 0 outside any reduction.
   @usableFromInline
   static var depth: Int {
@@ -131,9 +141,13 @@ private let key: pthread_key_t = {
 final class DependencyBox: Sendable {
   /// The values.
   @usableFromInline let values: DependencyValues
+  /// The shared values the Station holds, kept apart so that a reduction reaches them without
+  /// copying the values (see ``Shared``).
+  @usableFromInline let sharing: StationSharing?
 
   @usableFromInline
   init(_ values: DependencyValues) {
     self.values = values
+    self.sharing = values.sharing
   }
 }

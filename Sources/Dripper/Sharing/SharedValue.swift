@@ -1,46 +1,40 @@
-import Synchronization
+public import Synchronization
 
-/// One value many features read and write — a setting, a session, a cache — held in the state of
-/// each Station that shares it: TCA's `@Shared`, Verge's store sync, without a reference in the
-/// state.
+/// The source of one value many features read and write — a setting, a session, a list of
+/// meetings: what a ``Shared`` in a feature's state refers to, TCA's shared storage.
 ///
 /// ```swift
-/// let settings = SharedValue(Settings(), persistence: .file(at: path, encode: …, decode: …))
-///
-/// // In the feature: write the field like any other; the modifier publishes changes.
-/// Drip { state, action in … state.settings.sort = .title … }
-///   .sharing(\.settings, with: settings, action: .settingsChanged)
-///
-/// // Where the Station is made: the other Stations' changes arrive as `.settingsChanged`.
-/// station.share(\.settings, with: settings, action: .settingsChanged)
+/// let meetings = SharedValue(IdentifiedArrayOf<Meeting>(), persistence: .file(at: path, encode: …, decode: …))
+/// let station = Station(initialState: App.State(meetings: Shared(meetings))) { App() }
 /// ```
 ///
-/// Each Station keeps its own copy of the value in its state, owned by its actor. A reduction
-/// that changes the copy writes the value here, at once; every other Station that shares it then
-/// receives the new value as an action, reduced in order with its other actions, seen by its
-/// observers and asserted by `TestStation` like any change. No Station's state is changed from
-/// outside its actor. Writing a value equal to the current one does nothing.
+/// The value lives here, behind a lock, once: every ``Shared`` made from it, in any Station's
+/// state, reads and writes this one value. A write is atomic (``Shared/withLock(_:)``), and each
+/// Station that holds the value republishes its state to its observers when another writes it.
+/// Writing a value equal to the current one does nothing.
 ///
 /// Persistence: in memory (``SharedPersistence/inMemory``, the default), or a file
 /// (``SharedPersistence/file(at:encode:decode:)``), loaded when the value is made — a file that
 /// cannot be read or decoded is not loaded over the initial value, and ``loadFailure`` says why —
 /// and written after each change, off the actors, atomically (a temporary file renamed over the
-/// target). ``flush()`` waits for the writes.
+/// target), the newest value last. ``flush()`` waits for the writes.
 public final class SharedValue<Value: Equatable & Sendable>: Sendable {
-  private struct Subscriber {
-    let station: UInt64
-    /// Delivers a value; `false` when the Station is gone.
-    let deliver: @Sendable (Value, _ version: UInt64) -> Bool
+  @usableFromInline
+  struct State {
+    @usableFromInline var value: Value
+    @usableFromInline var version: UInt64 = 0
+    /// The Stations that hold the value, by number: told when another writes it.
+    @usableFromInline var holders: [UInt64: StationSharing] = [:]
+
+    init(value: Value) {
+      self.value = value
+    }
   }
 
-  private struct State {
-    var value: Value
-    var version: UInt64 = 0
-    var subscribers: [Subscriber] = []
-  }
-
-  private let state: Lock<State>
-  private let saver: SharedSaver<Value>?
+  @usableFromInline let state: Lock<State>
+  @usableFromInline let saver: SharedSaver<Value>?
+  /// The Station that noted the value last: a Station noting it again skips its lock.
+  @usableFromInline let lastNotedBy = Atomic<UInt64>(0)
   /// Why the persisted value was not loaded, when there was one that could not be: the value
   /// started as the initial value instead.
   public let loadFailure: String?
@@ -62,11 +56,12 @@ public final class SharedValue<Value: Equatable & Sendable>: Sendable {
   }
 
   /// The current value.
+  @inlinable
   public var value: Value { state.withLock { $0.value } }
 
-  /// Sets the value from outside any Station: every Station that shares it receives it.
+  /// Sets the value: every Station that holds it republishes its state.
   public func set(_ value: Value) {
-    write(value, from: 0)
+    modify { $0 = value }
   }
 
   /// Waits until every change has been persisted; returns the last write's error, if it failed.
@@ -75,59 +70,82 @@ public final class SharedValue<Value: Equatable & Sendable>: Sendable {
     await saver?.flush()
   }
 
-  /// Writes `value`, from the Station numbered `station` (0: none), and delivers it to the other
-  /// Stations that share it, after releasing the lock.
-  @usableFromInline
-  func write(_ value: Value, from station: UInt64) {
-    let delivery = state.withLock { state -> (UInt64, [Subscriber])? in
-      guard state.value != value else { return nil }
+  /// Changes the value in place, atomically, and returns what `body` returns; if the value changed,
+  /// hands it to the persistence and tells the Stations that hold it, but the writer, after
+  /// releasing the lock.
+  ///
+  /// The persistence is handed the value under the lock, with its version: two writers reach the
+  /// disk in the order they wrote, and the newest value is the one left there.
+  @inlinable
+  func modify(_ body: (inout Value) -> Void) {
+    // A Station writing in a reduction publishes its state after it: it need not be told.
+    let writer = StationSharing.reducing
+    var told: [StationSharing] = []
+    let startsWriter = state.withLock { state -> Bool in
+      var value = state.value
+      body(&value)
+      guard value != state.value else { return false }
       state.value = value
       state.version &+= 1
-      return (state.version, state.subscribers.filter { $0.station != station })
+      for holder in state.holders.values where holder !== writer { told.append(holder) }
+      return saver?.take(value, version: state.version) ?? false
     }
-    guard let (version, subscribers) = delivery else { return }
-    saver?.save(value)
-    var gone: [UInt64] = []
-    for subscriber in subscribers where !subscriber.deliver(value, version) {
-      gone.append(subscriber.station)
-    }
-    if !gone.isEmpty { state.withLock { $0.subscribers.removeAll { gone.contains($0.station) } } }
+    if startsWriter { saver?.startWriting() }
+    for holder in told { holder.changed() }
   }
 
-  /// Whether `version` is still the latest: a delivery overtaken by a later write is dropped,
-  /// since the later write is delivered too.
-  func isCurrent(_ version: UInt64) -> Bool {
-    state.withLock { $0.version == version }
+  /// Adds a Station that holds the value, to be told when another writes it.
+  @usableFromInline
+  func hold(by holder: StationSharing) {
+    state.withLock { $0.holders[holder.station] = holder }
   }
 
-  /// Adds the Station numbered `station`, delivered each value others write; returns the value
-  /// now and a number for ``unsubscribe(_:)``.
-  func subscribe(
-    station: UInt64, deliver: @escaping @Sendable (Value, UInt64) -> Bool
-  ) -> Value {
-    state.withLock { state in
-      state.subscribers.append(Subscriber(station: station, deliver: deliver))
-      return state.value
-    }
+  /// Removes a Station, released or no longer holding the value: a dictionary removal, whatever
+  /// the number of holders.
+  @usableFromInline
+  func release(by holder: StationSharing) {
+    state.withLock { _ = $0.holders.removeValue(forKey: holder.station) }
   }
 
-  /// Removes the Station numbered `station`.
-  func unsubscribe(station: UInt64) {
-    state.withLock { $0.subscribers.removeAll { $0.station == station } }
-  }
+  /// How many Stations hold the value: those whose reductions or effects used it, or whose state
+  /// held it as they started, until they are released.
+  public var subscriberCount: Int { state.withLock { $0.holders.count } }
+}
 
-  /// How many Stations share the value.
-  public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+extension SharedValue: AnySharedRoot {
+  @usableFromInline
+  var current: any Sendable { value }
+
+  @usableFromInline
+  func isEqual(_ first: any Sendable, _ second: any Sendable) -> Bool {
+    (first as? Value) == (second as? Value)
+  }
+}
+
+/// A ``SharedValue`` of any type, as a Station and the test harness keep them.
+@usableFromInline
+protocol AnySharedRoot: AnyObject, Sendable {
+  /// The Station that noted the value last (see ``StationSharing/note(_:)``).
+  var lastNotedBy: Atomic<UInt64> { get }
+  /// The value now.
+  var current: any Sendable { get }
+  /// Whether two values of this root's type are equal.
+  func isEqual(_ first: any Sendable, _ second: any Sendable) -> Bool
+  func hold(by holder: StationSharing)
+  func release(by holder: StationSharing)
 }
 
 /// Writes a shared value's changes to its persistence, one at a time, off the actors: changes
 /// that arrive while a write runs are coalesced into one write of the latest. The write itself
 /// (a file's `fsync`) blocks the task that runs it, never a Station's actor.
+@usableFromInline
 final class SharedSaver<Value: Sendable>: Sendable {
   private typealias Waiter = CheckedContinuation<SharedPersistenceError?, Never>
 
   private struct State {
     var pending: Value?
+    /// The version of the newest value handed over: an older one arriving late is dropped.
+    var newest: UInt64 = 0
     var isWriting = false
     var lastError: SharedPersistenceError?
     var waiters: [Waiter] = []
@@ -140,14 +158,23 @@ final class SharedSaver<Value: Sendable>: Sendable {
     write = save
   }
 
-  func save(_ value: Value) {
-    let start = state.withLock { state -> Bool in
+  /// Takes `value`, the shared value's `version`, to write; returns whether a writer must start
+  /// (with ``startWriting()``, once the caller has released its own lock).
+  @usableFromInline
+  func take(_ value: Value, version: UInt64) -> Bool {
+    state.withLock { state -> Bool in
+      guard version > state.newest else { return false }
+      state.newest = version
       state.pending = value
       guard !state.isWriting else { return false }
       state.isWriting = true
       return true
     }
-    guard start else { return }
+  }
+
+  /// Writes what is pending, and what arrives meanwhile, on a task of its own.
+  @usableFromInline
+  func startWriting() {
     Task.detached { [self] in
       // Writes until nothing is pending; the look that finds nothing also ends the writer, under
       // the lock, so that a save arriving after it starts a writer of its own.

@@ -97,15 +97,13 @@ private struct Holder: Dripper {
   }
   enum Action: Equatable, Sendable {
     case counted(Counted.Action)
-    case sharedCount(Int)
   }
   enum Route: CaseIterable {
-    case scope, dependency, combined, erased, observed, changes, logged, branch, array, tracked, shared
+    case scope, dependency, combined, erased, observed, changes, logged, branch, array, tracked
   }
 
   let evaluations: Evaluations
   let via: Route
-  let shared = SharedValue(0)
 
   var body: some DripperOf<Self> {
     switch via {
@@ -142,9 +140,6 @@ private struct Holder: Dripper {
     case .tracked:
       Scope(state: \.counted, action: .counted) { Counted(evaluations: evaluations) }
         .tracksChanges(of: \.table)
-    case .shared:
-      Scope(state: \.counted, action: .counted) { Counted(evaluations: evaluations) }
-        .sharing(\.counted.count, with: shared, action: .sharedCount)
     }
   }
 }
@@ -235,11 +230,5 @@ extension CasePath<Containers.Action, IdentifiedAction<Int, Counted.Action>> {
 extension CasePath<Holder.Action, Counted.Action> {
   fileprivate static var counted: Self {
     Self(Holder.Action.counted) { if case .counted(let a) = $0 { a } else { nil } }
-  }
-}
-
-extension CasePath<Holder.Action, Int> {
-  fileprivate static var sharedCount: Self {
-    Self(Holder.Action.sharedCount) { if case .sharedCount(let count) = $0 { count } else { nil } }
   }
 }
