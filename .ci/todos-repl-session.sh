@@ -113,12 +113,30 @@ EOF_OUTPUT
 cat > "$work/expected-errors" <<EOF_ERRORS
 error: HOME is not set, so there is no default file: give a path (save PATH), or start with --file PATH
 error: $work/other.json exists and this session did not load or create it: 'save --force PATH' replaces it
-error: /dev/null is not a todo list: the file is not valid JSON
+error: /dev/null is not a regular file (a device, a FIFO or a socket)
 EOF_ERRORS
 check "file safety output" "$work/expected-output" "$work/output"
 check "file safety errors" "$work/expected-errors" "$work/errors"
 [ -L "$work/link.json" ] || { echo "FAILED: saving onto a link replaced the link" >&2; exit 1; }
 grep -q '"title" : "Y"' "$work/target.json" || { echo "FAILED: saving onto a link did not update its target" >&2; exit 1; }
+
+# Issue 42: a FIFO is neither read (which blocked for ever) nor replaced (which reported success),
+# and a private list stays private when it is saved (a save made it 0644).
+mkfifo "$work/fifo"
+printf '{"version": 1, "todos": []}' > "$work/private.json"
+chmod 600 "$work/private.json"
+status=0
+printf '%s\n' "load $work/fifo" "save --force $work/fifo" \
+  | env -u HOME timeout 20 "$binary" > /dev/null 2> "$work/errors" || status=$?
+[ "$status" -eq 1 ] || { echo "FAILED: a session on a FIFO exited with $status, not 1" >&2; exit 1; }
+cat > "$work/expected-errors" <<EOF_ERRORS
+error: $work/fifo is not a regular file (a device, a FIFO or a socket)
+error: cannot write $work/fifo: it is not a regular file, and is not replaced
+EOF_ERRORS
+check "special file errors" "$work/expected-errors" "$work/errors"
+[ -p "$work/fifo" ] || { echo "FAILED: a save replaced a FIFO" >&2; exit 1; }
+printf '%s\n' 'add Z' 'save' | "$binary" --file "$work/private.json" > /dev/null 2>&1
+[ "$(stat -c %a "$work/private.json")" = 600 ] || { echo "FAILED: a save changed a private list's mode" >&2; exit 1; }
 
 status=0
 "$binary" --nope < /dev/null > /dev/null 2> "$work/errors" || status=$?

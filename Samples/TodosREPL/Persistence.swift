@@ -58,8 +58,10 @@ enum Persistence {
     switch AtomicFile.contents(at: path) {
     case .success(nil):
       return .failure(PersistenceError("no file at \(path.shownInMessage(limit: 100))"))
-    case .failure(let failure) where failure.code == EISDIR:
-      return .failure(PersistenceError("\(path.shownInMessage(limit: 100)) is a directory"))
+    case .failure(let failure) where failure.refusal != nil:
+      // "it is a directory", "it is not a regular file (…)": said of the path itself.
+      let reason = failure.reason.hasPrefix("it ") ? String(failure.reason.dropFirst(3)) : failure.reason
+      return .failure(PersistenceError("\(path.shownInMessage(limit: 100)) \(reason)"))
     case .failure(let failure):
       return .failure(PersistenceError("cannot read \(path.shownInMessage(limit: 100)): \(failure.reason)"))
     case .success(let bytes?):

@@ -31,6 +31,8 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
   @usableFromInline nonisolated let executor: WatchedExecutor?
   /// Who listens to the events effects emit.
   @usableFromInline nonisolated let events = EventPublisher()
+  /// Whether a republication of the state is on its way (see ``requestRepublish()``).
+  @usableFromInline nonisolated let republishRequested = Atomic<Bool>(false)
 
   /// Entry points compiled for the Station's concrete types. The hot path is `@inlinable` so that
   /// it is specialized where the Station is created; callers that only know the handler through a
@@ -76,9 +78,6 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
   /// The highest number of a pour whose reduction, or an action its effects sent, started an
   /// effect (see ``reduce(through:)``).
   @usableFromInline @exclusivity(unchecked) var lastPourWithEffects: PourNumber = 0
-
-  /// Whether a republication of the state is on its way (see ``requestRepublish()``).
-  @usableFromInline nonisolated let republishRequested = Atomic<Bool>(false)
 
   /// Keeps the fields above off the line of whatever the allocator places after the handler.
   @usableFromInline let trailingGap = ContentionGap()
@@ -328,7 +327,11 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
   nonisolated func startSharing(_ initialState: State) {
     guard let sharing = dependencies.sharing else { return }
     sharing.noteShared(in: initialState)
-    sharing.onChange { [weak self] in self?.requestRepublish() }
+    // Strong, not weak: the cycle (handler, its dependencies, their sharing, this closure) lasts
+    // exactly as long as the Station, whose release clears the closure (`releaseAll`). A weak
+    // reference's side table is stored where LeakSanitizer cannot see a pointer to it, and was
+    // reported as a leak whenever a process ended with a Station alive.
+    sharing.onChange { self.requestRepublish() }
   }
 
   /// Another Station, or an effect, wrote a shared value this Station holds: its observers see the

@@ -21,8 +21,58 @@ public final class StationGroup<Message: Sendable>: Sendable {
     let isGone: @Sendable () -> Bool
   }
 
-  /// The members in the order they were added, each with its number.
-  private let members = Lock<(next: UInt64, list: [(number: UInt64, member: Member)])>((0, []))
+  /// The members in the order they were added.
+  private let members = Lock(Members())
+
+  /// The members in the order they were added, each under its number. A removal leaves a hole,
+  /// found through the number's position, and the holes are closed up once they are half the
+  /// list: adding and removing a member cost O(1), amortized, however many there are (removing
+  /// 20,000 one by one took 25 s when each removal searched the list).
+  private struct Members {
+    var next: UInt64 = 0
+    var list: [Member?] = []
+    var positions: [UInt64: Int] = [:]
+    var holes = 0
+
+    var count: Int { list.count - holes }
+
+    mutating func add(_ member: Member) -> UInt64 {
+      defer { next += 1 }
+      positions[next] = list.count
+      list.append(member)
+      return next
+    }
+
+    mutating func remove(_ number: UInt64) {
+      guard let position = positions.removeValue(forKey: number) else { return }
+      list[position] = nil
+      holes += 1
+      if holes > list.count / 2 { closeUp() }
+    }
+
+    /// Removes the members that `isGone` says are gone.
+    mutating func removeAll(where isGone: (Member) -> Bool) {
+      for (number, position) in positions where list[position].map(isGone) == true {
+        list[position] = nil
+        positions[number] = nil
+        holes += 1
+      }
+      if holes > list.count / 2 { closeUp() }
+    }
+
+    private mutating func closeUp() {
+      var moved: [UInt64: Int] = [:]
+      let byPosition = Dictionary(uniqueKeysWithValues: positions.map { ($1, $0) })
+      var kept: [Member?] = []
+      for (position, member) in list.enumerated() where member != nil {
+        moved[byPosition[position]!] = kept.count
+        kept.append(member)
+      }
+      list = kept
+      positions = moved
+      holes = 0
+    }
+  }
 
   /// An empty group.
   public init() {}
@@ -39,27 +89,22 @@ public final class StationGroup<Message: Sendable>: Sendable {
         return station.pour(action)
       },
       isGone: { [weak station] in station == nil })
-    let number = members.withLock { members in
-      defer { members.next += 1 }
-      members.list.append((members.next, member))
-      return members.next
-    }
-    return Membership(number: number)
+    return Membership(number: members.withLock { $0.add(member) })
   }
 
   /// Takes the Station of `membership` out of the group.
   public func remove(_ membership: Membership) {
-    members.withLock { $0.list.removeAll { $0.number == membership.number } }
+    members.withLock { $0.remove(membership.number) }
   }
 
   /// How many Stations are in the group; released ones are counted until the next dispatch.
-  public var count: Int { members.withLock { $0.list.count } }
+  public var count: Int { members.withLock { $0.count } }
 
   /// Pours `message` into every Station of the group that takes it, in the order they were added;
   /// the returned task finishes when all of them have reduced it and finished its effects.
   @discardableResult
   public func dispatch(_ message: Message) -> DispatchTask {
-    let current = members.withLock { $0.list.map(\.member) }
+    let current = members.withLock { $0.list.compactMap { $0 } }
     var gone = false
     var tasks: [PourTask] = []
     for member in current {
@@ -70,7 +115,7 @@ public final class StationGroup<Message: Sendable>: Sendable {
       }
     }
     if gone {
-      members.withLock { $0.list.removeAll { $0.member.isGone() } }
+      members.withLock { $0.removeAll { $0.isGone() } }
     }
     return DispatchTask(tasks: tasks)
   }

@@ -27,7 +27,7 @@ import Testing
     // Written through a temporary file, which is gone.
     let directory = (path as NSString).deletingLastPathComponent
     let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory)
-      .filter { $0.hasPrefix((path as NSString).lastPathComponent + ".tmp") }
+      .filter { $0.hasPrefix("." + (path as NSString).lastPathComponent + ".tmp") }
     #expect(leftovers.isEmpty)
   }
 
@@ -65,5 +65,181 @@ import Testing
     shared.set(ListSettings(sort: "title"))
     let error = await shared.flush()
     #expect(error?.message.contains("cannot write /nonexistent-dir/settings.json") == true)
+  }
+}
+
+/// What the file writer guarantees of a user's files (issue 42): each of these failed before.
+@Suite struct AtomicFileTests {
+  private func directory() throws -> String {
+    let path = NSTemporaryDirectory() + "dripper-files-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+    return path
+  }
+
+  private func mode(_ path: String) throws -> Int {
+    try (FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1
+  }
+
+  @Test func aWriteKeepsThePermissionsOfThePrivateFileItReplaces() throws {
+    let folder = try directory()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let path = folder + "/secret.json"
+    #expect(AtomicFile.replace(at: path, with: Array("one".utf8)) == nil)
+    #expect(chmod(path, 0o600) == 0)
+    #expect(AtomicFile.replace(at: path, with: Array("two".utf8)) == nil)
+    #expect(try mode(path) == 0o600)
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == "two")
+    // A new file gets 0666 less the umask, as any file the user makes.
+    let fresh = folder + "/fresh.json"
+    let mask = umask(0o022)
+    defer { umask(mask) }
+    #expect(AtomicFile.replace(at: fresh, with: []) == nil)
+    #expect(try mode(fresh) == 0o644)
+  }
+
+  /// Before, the temporary file was `<target>.tmp-<pid>`, opened through whatever was there: a
+  /// link planted under that name made the write overwrite the link's target.
+  @Test func aLinkPlantedUnderTheOldTemporaryNameIsNeverWrittenThrough() throws {
+    let folder = try directory()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let path = folder + "/list.json"
+    let victim = folder + "/victim"
+    try Data("precious".utf8).write(to: URL(fileURLWithPath: victim))
+    try FileManager.default.createSymbolicLink(atPath: "\(path).tmp-\(getpid())", withDestinationPath: victim)
+    #expect(AtomicFile.replace(at: path, with: Array("list".utf8)) == nil)
+    #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious")
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == "list")
+    // Only the planted link is left beside the file: the write's own temporary file is gone.
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+    #expect(names == ["list.json", "list.json.tmp-\(getpid())", "victim"])
+  }
+
+  @Test func aFIFOIsNeitherReadNorReplaced() throws {
+    let folder = try directory()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let fifo = folder + "/pipe"
+    #expect(mkfifo(fifo, 0o600) == 0)
+    // Before, the read blocked for ever, waiting for a writer.
+    guard case .failure(let failure) = AtomicFile.contents(at: fifo) else {
+      Issue.record("a FIFO was read")
+      return
+    }
+    #expect(failure.reason.contains("not a regular file"))
+    // Before, the write replaced the FIFO with a regular file and reported success.
+    #expect(
+      AtomicFile.replace(at: fifo, with: Array("x".utf8))?.reason.contains("not a regular file") == true)
+    var status = stat()
+    #expect(lstat(fifo, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO)
+    // A shared value over it starts with its initial value and says why, without blocking.
+    let shared = SharedValue(
+      ListSettings(sort: "initial"),
+      persistence: .file(
+        at: fifo, encode: { Array(try JSONEncoder().encode($0)) },
+        decode: { try JSONDecoder().decode(ListSettings.self, from: Data($0)) }))
+    #expect(shared.value.sort == "initial")
+    #expect(shared.loadFailure?.contains("not a regular file") == true)
+  }
+
+  /// Before, a link to /dev/zero was read until memory ran out.
+  @Test func aLinkToADeviceIsRefusedAndALargeFileIsBounded() throws {
+    let folder = try directory()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let link = folder + "/zero"
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/zero")
+    guard case .failure(let failure) = AtomicFile.contents(at: link) else {
+      Issue.record("a device was read")
+      return
+    }
+    #expect(failure.reason.contains("not a regular file"))
+    #expect(AtomicFile.replace(at: link, with: [1])?.reason.contains("not a regular file") == true)
+    let large = folder + "/large"
+    try Data(repeating: 7, count: 5_000).write(to: URL(fileURLWithPath: large))
+    guard case .failure(let tooLarge) = AtomicFile.contents(at: large, limit: 4_096) else {
+      Issue.record("a file past the limit was read")
+      return
+    }
+    #expect(tooLarge.reason.contains("larger than"))
+    #expect((try? AtomicFile.contents(at: large, limit: 5_000).get())??.count == 5_000)
+  }
+
+  /// Before, a write through a loop of links replaced one of the links with a file.
+  @Test func aLoopOfLinksIsAnErrorAndStays() throws {
+    let folder = try directory()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try FileManager.default.createSymbolicLink(atPath: folder + "/a", withDestinationPath: folder + "/b")
+    try FileManager.default.createSymbolicLink(atPath: folder + "/b", withDestinationPath: folder + "/a")
+    #expect(AtomicFile.replace(at: folder + "/a", with: [1])?.code == ELOOP)
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/a") == folder + "/b")
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/b") == folder + "/a")
+  }
+
+  /// A writer killed mid-write leaves a temporary file; the next write removes it, and leaves a
+  /// live writer's alone.
+  @Test func anAbandonedTemporaryFileIsRemovedAtTheNextWrite() throws {
+    let folder = try directory()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let path = folder + "/list.json"
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/true")
+    try process.run()
+    process.waitUntilExit()
+    let gone = process.processIdentifier
+    try Data("half".utf8).write(to: URL(fileURLWithPath: folder + "/.list.json.tmp-\(gone)-0123456789abcdef"))
+    try Data("live".utf8).write(to: URL(fileURLWithPath: folder + "/.list.json.tmp-1-0123456789abcdef"))
+    #expect(AtomicFile.replace(at: path, with: Array("new".utf8)) == nil)
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+    #expect(names == [".list.json.tmp-1-0123456789abcdef", "list.json"])
+  }
+
+  /// Writers from many threads: the newest value is the one on disk once flushed. Before, a value
+  /// reached the saver after the lock that ordered it was released, and an older one could land
+  /// last.
+  @Test func theNewestValueIsTheOneOnDisk() async throws {
+    let folder = try directory()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let path = folder + "/count.json"
+    let persistence = SharedPersistence<Int>.file(
+      at: path, encode: { Array(String($0).utf8) }, decode: { Int(String(decoding: $0, as: UTF8.self))! })
+    for _ in 0..<5 {
+      let shared = SharedValue(0, persistence: persistence)
+      await withTaskGroup(of: Void.self) { group in
+        for _ in 0..<8 {
+          group.addTask { for _ in 0..<200 { Shared(shared).withLock { $0 += 1 } } }
+        }
+      }
+      #expect(await shared.flush() == nil)
+      #expect(shared.value % 1_600 == 0)
+      #expect(try String(contentsOfFile: path, encoding: .utf8) == String(shared.value))
+    }
+  }
+
+  /// A change another process makes to the file becomes the value, and a Station holding it
+  /// republishes its state.
+  @Test func aChangeMadeByAnotherWriterIsNoticed() async throws {
+    let folder = try directory()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let path = folder + "/settings.json"
+    let persistence = SharedPersistence<ListSettings>.file(
+      at: path, encode: { Array(try JSONEncoder().encode($0)) },
+      decode: { try JSONDecoder().decode(ListSettings.self, from: Data($0)) })
+    let shared = SharedValue(ListSettings(), persistence: persistence)
+    shared.set(ListSettings(sort: "mine"))
+    #expect(await shared.flush() == nil)
+    let station = Station(initialState: Preferences.State(settings: Shared(shared))) { Preferences() }
+    let seen = Task {
+      for await state in station.states where state.settings.sort == "theirs" { return true }
+      return false
+    }
+    await station.reducePending()
+    // Another process writes the file its own way (atomically, through a rename).
+    try JSONEncoder().encode(ListSettings(sort: "theirs")).write(
+      to: URL(fileURLWithPath: path), options: .atomic)
+    let sawIt = try? await withTimeout(.seconds(10), clock: ContinuousClock()) { await seen.value }
+    #expect(sawIt == true)
+    #expect(shared.value.sort == "theirs")
+    // Its own writes are not taken for another's: the value stays what it wrote last.
+    shared.set(ListSettings(sort: "mine again"))
+    #expect(await shared.flush() == nil)
+    #expect(shared.value.sort == "mine again")
   }
 }

@@ -62,11 +62,12 @@ import Testing
     #expect(try Persistence.load(from: target).get() == document)
   }
 
-  /// Before, `load /dev/null` said "permission denied or unreadable".
+  /// Before, `load /dev/null` said "permission denied or unreadable"; then it read the device as an
+  /// empty file. A device is not a list: it is refused before anything is read (issue 42).
   @Test func errorsNameTheRealCause() {
     #expect(
       Persistence.load(from: "/dev/null")
-        == .failure(PersistenceError("/dev/null is not a todo list: the file is not valid JSON")))
+        == .failure(PersistenceError("/dev/null is not a regular file (a device, a FIFO or a socket)")))
   }
 
   @Test func aMissingFileIsOneLine() {

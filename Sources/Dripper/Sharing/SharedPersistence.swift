@@ -10,6 +10,19 @@ public struct SharedPersistence<Value: Sendable>: Sendable {
   let load: (@Sendable () -> Result<Value?, SharedPersistenceError>)?
   /// Writes a value.
   let save: (@Sendable (Value) -> SharedPersistenceError?)?
+  /// Starts noticing the changes others make (another process writing the file), handing each
+  /// new value to the closure; `nil` when nothing else writes.
+  let watch: (@Sendable (@escaping @Sendable (Value) -> Void) -> SharedWatch?)?
+
+  init(
+    load: (@Sendable () -> Result<Value?, SharedPersistenceError>)?,
+    save: (@Sendable (Value) -> SharedPersistenceError?)?,
+    watch: (@Sendable (@escaping @Sendable (Value) -> Void) -> SharedWatch?)? = nil
+  ) {
+    self.load = load
+    self.save = save
+    self.watch = watch
+  }
 
   /// Kept in memory only: it starts afresh each run.
   public static var inMemory: Self { Self(load: nil, save: nil) }
@@ -37,7 +50,16 @@ public struct SharedPersistence<Value: Sendable>: Sendable {
   /// app). A missing file is no value yet; a file that cannot be read or decoded is a
   /// ``SharedValue/loadFailure`` and is not loaded. Each write goes to a temporary file next to
   /// `path`, then is renamed over it: a reader, or a crash, sees the old file or the new one,
-  /// never half of one. A symbolic link at `path` stays, and its target is replaced.
+  /// never half of one.
+  ///
+  /// What it guarantees of the user's file: only a regular file is read (at most 64 MiB) or
+  /// replaced — a FIFO, a device or a directory at `path` is an error, never read or replaced; a
+  /// symbolic link at `path` stays and the file it leads to is replaced; the new file keeps the
+  /// old one's permissions (a `0600` file stays private); the temporary file cannot be planted or
+  /// hijacked by others who may write in the directory; and once a write is reported done, it
+  /// survives a crash (the file and its directory are synced). Two processes writing one file: the
+  /// last writer wins. A change another process makes to the file is noticed and becomes the
+  /// value (see ``SharedValue``).
   ///
   /// ```swift
   /// .file(
@@ -48,29 +70,168 @@ public struct SharedPersistence<Value: Sendable>: Sendable {
     at path: String, encode: @escaping @Sendable (Value) throws -> [UInt8],
     decode: @escaping @Sendable ([UInt8]) throws -> Value
   ) -> Self {
-    Self(
+    // What this process last wrote or read, so that its own writes are not taken for others'.
+    let known = Lock<FileIdentity?>(nil)
+    let load: @Sendable () -> Result<Value?, SharedPersistenceError> = {
+      switch AtomicFile.contents(at: path) {
+      case .failure(let failure):
+        return .failure(SharedPersistenceError("cannot read \(path): \(failure.reason)"))
+      case .success(nil): return .success(nil)
+      case .success(let bytes?):
+        do {
+          return .success(try decode(bytes))
+        } catch {
+          return .failure(SharedPersistenceError("\(path) could not be decoded: \(error)"))
+        }
+      }
+    }
+    return Self(
       load: {
-        switch AtomicFile.contents(at: path) {
-        case .failure(let failure):
-          return .failure(SharedPersistenceError("cannot read \(path): \(failure.reason)"))
-        case .success(nil): return .success(nil)
-        case .success(let bytes?):
-          do {
-            return .success(try decode(bytes))
-          } catch {
-            return .failure(SharedPersistenceError("\(path) could not be decoded: \(error)"))
-          }
+        known.withLock { known in
+          known = FileIdentity(of: path)
+          return load()
         }
       },
       save: { value in
+        let bytes: [UInt8]
         do {
-          return AtomicFile.replace(at: path, with: try encode(value)).map {
-            SharedPersistenceError("cannot write \(path): \($0.reason)")
-          }
+          bytes = try encode(value)
         } catch {
           return SharedPersistenceError("a value for \(path) could not be encoded: \(error)")
         }
+        // Under the lock: a change noticed meanwhile is checked once this write is known.
+        return known.withLock { known in
+          let failure = AtomicFile.replace(at: path, with: bytes).map {
+            SharedPersistenceError("cannot write \(path): \($0.reason)")
+          }
+          known = FileIdentity(of: path)
+          return failure
+        }
+      },
+      watch: { deliver in
+        SharedWatch(path: path) {
+          let loaded = known.withLock { known -> Value?? in
+            let now = FileIdentity(of: path)
+            guard now != known else { return nil }
+            known = now
+            guard case .success(let value?) = load() else { return .some(nil) }
+            return .some(value)
+          }
+          if let loaded = loaded ?? nil { deliver(loaded) }
+        }
       })
+  }
+}
+
+/// Which version of a file is at a path: its inode, size and modification time. A write renames
+/// a new file over the old one, so each write is another identity.
+struct FileIdentity: Equatable, Sendable {
+  let device: UInt64
+  let inode: UInt64
+  let size: Int64
+  let seconds: Int
+  let nanoseconds: Int
+
+  /// The identity of the file at `path`, following links; `nil` when there is none.
+  init?(of path: String) {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return nil }
+    device = UInt64(status.st_dev)
+    inode = UInt64(status.st_ino)
+    size = Int64(status.st_size)
+    #if canImport(Darwin)
+      seconds = Int(status.st_mtimespec.tv_sec)
+      nanoseconds = Int(status.st_mtimespec.tv_nsec)
+    #else
+      seconds = Int(status.st_mtim.tv_sec)
+      nanoseconds = Int(status.st_mtim.tv_nsec)
+    #endif
+  }
+}
+
+/// Notices changes to a file: a thread of its own waits for changes in the file's directory
+/// (inotify, on Linux) or looks at the file once a second (elsewhere), and calls `changed`, which
+/// tells whether the file is another. Stops when released.
+final class SharedWatch: Sendable {
+  /// The write end of the pipe that tells the thread to stop.
+  private let stop: Int32
+
+  init?(path: String, changed: @escaping @Sendable () -> Void) {
+    let directory: String
+    if let slash = path.lastIndex(of: "/") {
+      directory = slash == path.startIndex ? "/" : String(path[..<slash])
+    } else {
+      directory = "."
+    }
+    var pipeEnds: [Int32] = [0, 0]
+    guard pipe(&pipeEnds) == 0 else { return nil }
+    var events: Int32 = -1
+    #if canImport(Glibc)
+      events = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+      let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MODIFY | IN_ATTRIB)
+      if events >= 0, inotify_add_watch(events, directory, mask) < 0 {
+        close(events)
+        events = -1
+      }
+    #endif
+    let watcher = Watcher(events: events, stop: pipeEnds[0], changed: changed)
+    var thread = pthread_t()
+    let context = Unmanaged.passRetained(watcher).toOpaque()
+    let started = pthread_create(
+      &thread, nil,
+      { context in
+        Unmanaged<Watcher>.fromOpaque(context!).takeRetainedValue().run()
+        return nil
+      }, context)
+    guard started == 0 else {
+      Unmanaged<Watcher>.fromOpaque(context).release()
+      close(pipeEnds[0])
+      close(pipeEnds[1])
+      if events >= 0 { close(events) }
+      return nil
+    }
+    pthread_detach(thread)
+    stop = pipeEnds[1]
+  }
+
+  deinit {
+    // Closing the write end wakes the thread, which closes the rest.
+    close(stop)
+  }
+
+  /// What the thread runs: waits for changes until the pipe closes.
+  private final class Watcher: Sendable {
+    let events: Int32
+    let stop: Int32
+    let changed: @Sendable () -> Void
+
+    init(events: Int32, stop: Int32, changed: @escaping @Sendable () -> Void) {
+      self.events = events
+      self.stop = stop
+      self.changed = changed
+    }
+
+    func run() {
+      defer {
+        close(stop)
+        if events >= 0 { close(events) }
+      }
+      var descriptors = [pollfd(fd: stop, events: Int16(POLLIN), revents: 0)]
+      if events >= 0 { descriptors.append(pollfd(fd: events, events: Int16(POLLIN), revents: 0)) }
+      // Without inotify, the file is looked at once a second.
+      let timeout: Int32 = events >= 0 ? -1 : 1_000
+      var buffer = [UInt8](repeating: 0, count: 4096)
+      while true {
+        let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
+        if ready < 0, errno == EINTR { continue }
+        if ready < 0 || descriptors[0].revents != 0 { return }
+        if events >= 0 {
+          // Takes the events: their names do not matter, the file's identity says what changed.
+          while buffer.withUnsafeMutableBytes({ read(events, $0.baseAddress, $0.count) }) > 0 {}
+        }
+        changed()
+      }
+    }
   }
 }
 
@@ -84,89 +245,4 @@ public struct SharedPersistenceError: Error, Sendable, Equatable, CustomStringCo
 
   /// The explanation.
   public var description: String { message }
-}
-
-/// Reading a file whole, and replacing one atomically, with the C library alone: what a
-/// ``SharedPersistence/file(at:encode:decode:)`` and the samples' saved lists use.
-package enum AtomicFile {
-  /// Why a read or a write failed: the system's error number for the step that failed.
-  package struct Failure: Error, Sendable, Equatable {
-    /// The `errno` value.
-    package let code: Int32
-
-    /// The system's explanation, as `strerror` gives it.
-    package var reason: String { String(cString: strerror(code)) }
-  }
-
-  /// The bytes of the file at `path`; `nil` if there is no file.
-  package static func contents(at path: String) -> Result<[UInt8]?, Failure> {
-    let descriptor = open(path, O_RDONLY)
-    guard descriptor >= 0 else {
-      let code = errno
-      return code == ENOENT ? .success(nil) : .failure(Failure(code: code))
-    }
-    defer { close(descriptor) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if count == 0 { return .success(bytes) }
-      if count < 0 {
-        let code = errno
-        if code == EINTR { continue }
-        return .failure(Failure(code: code))
-      }
-      bytes += chunk[0..<count]
-    }
-  }
-
-  /// Writes `bytes` to a temporary file next to the target, then renames it over the target: a
-  /// reader, or a crash, sees the old file or the new one, never half of one. The target is
-  /// `path`, or, when `path` is a symbolic link, the file it points to, so that the link stays.
-  package static func replace(at path: String, with bytes: [UInt8]) -> Failure? {
-    let target = resolvingLink(path)
-    let temporary = "\(target).tmp-\(getpid())"
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    guard descriptor >= 0 else { return Failure(code: errno) }
-    var offset = 0
-    while offset < bytes.count {
-      let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-      if written < 0 {
-        let code = errno
-        if code == EINTR { continue }
-        close(descriptor)
-        unlink(temporary)
-        return Failure(code: code)
-      }
-      offset += written
-    }
-    guard fsync(descriptor) == 0, close(descriptor) == 0, rename(temporary, target) == 0 else {
-      let code = errno
-      unlink(temporary)
-      return Failure(code: code)
-    }
-    return nil
-  }
-
-  /// The file a symbolic link at `path` points to (following a chain of links, even to a file
-  /// that does not exist yet), or `path` itself.
-  private static func resolvingLink(_ path: String) -> String {
-    var path = path
-    for _ in 0..<32 {
-      var status = stat()
-      guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return path }
-      var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-      let count = readlink(path, &buffer, buffer.count - 1)
-      guard count > 0 else { return path }
-      let destination = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-      if destination.hasPrefix("/") {
-        path = destination
-      } else if let slash = path.lastIndex(of: "/") {
-        path = String(path[...slash]) + destination
-      } else {
-        path = destination
-      }
-    }
-    return path
-  }
 }

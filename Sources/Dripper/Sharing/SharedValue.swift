@@ -17,7 +17,9 @@ public import Synchronization
 /// (``SharedPersistence/file(at:encode:decode:)``), loaded when the value is made — a file that
 /// cannot be read or decoded is not loaded over the initial value, and ``loadFailure`` says why —
 /// and written after each change, off the actors, atomically (a temporary file renamed over the
-/// target), the newest value last. ``flush()`` waits for the writes.
+/// target), the newest value last. ``flush()`` waits for the writes. A change another process
+/// makes to the file becomes the value, and the Stations that hold it republish their states; two
+/// processes writing the file at once: the last writer wins.
 public final class SharedValue<Value: Equatable & Sendable>: Sendable {
   @usableFromInline
   struct State {
@@ -33,6 +35,8 @@ public final class SharedValue<Value: Equatable & Sendable>: Sendable {
 
   @usableFromInline let state: Lock<State>
   @usableFromInline let saver: SharedSaver<Value>?
+  /// What notices another process's changes to the persisted value, if it is a file.
+  private let watching = Lock<SharedWatch?>(nil)
   /// The Station that noted the value last: a Station noting it again skips its lock.
   @usableFromInline let lastNotedBy = Atomic<UInt64>(0)
   /// Why the persisted value was not loaded, when there was one that could not be: the value
@@ -53,6 +57,24 @@ public final class SharedValue<Value: Equatable & Sendable>: Sendable {
     state = Lock(State(value: value))
     loadFailure = failure
     saver = persistence.save.map { SharedSaver(save: $0) }
+    if let watch = persistence.watch {
+      let watch = watch { [weak self] value in self?.adopt(value) }
+      watching.withLock { $0 = watch }
+    }
+  }
+
+  /// Takes a value another process wrote to the persisted file: every Station that holds the
+  /// value republishes its state, and a write of an older value still waiting is dropped, so that
+  /// the file and the value agree.
+  private func adopt(_ value: Value) {
+    let told = state.withLock { state -> [StationSharing] in
+      guard value != state.value else { return [] }
+      state.value = value
+      state.version &+= 1
+      saver?.supersede(by: state.version)
+      return Array(state.holders.values)
+    }
+    for holder in told { holder.changed() }
   }
 
   /// The current value.
@@ -169,6 +191,16 @@ final class SharedSaver<Value: Sendable>: Sendable {
       guard !state.isWriting else { return false }
       state.isWriting = true
       return true
+    }
+  }
+
+  /// Drops what waits to be written: a value of `version`, which is not to be written, superseded
+  /// it.
+  func supersede(by version: UInt64) {
+    state.withLock { state in
+      guard version > state.newest else { return }
+      state.newest = version
+      state.pending = nil
     }
   }
 
