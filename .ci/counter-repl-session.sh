@@ -123,4 +123,20 @@ exec 3>&-
 printf '%s\n' 'count: 100000' 'count: 100000 | computing a fact about 100000!' 'count: 100000' 'count: 100001' \
   > "$work/expected-output"
 check "a session with Ctrl-C" "$work/expected-output" "$work/int-output"
+# Issue 42: a failed write to standard output is status 1 and one line on standard error (it exited
+# 0 having written nothing); a line of 256 MiB without a newline is read in bounded memory (1 GiB
+# grew it to 2.8 GB), and refused as too long.
+status=0
+printf '+\n' | "$binary" > /dev/full 2> "$work/errors" || status=$?
+[ "$status" -eq 1 ] || { echo "FAILED: a session writing to a full device exited with $status, not 1" >&2; exit 1; }
+grep -q '^error: cannot write to standard output: No space left on device$' "$work/errors" \
+  || { echo "FAILED: a failed write was not said" >&2; cat "$work/errors" >&2; exit 1; }
+status=0
+{ head -c $((256 << 20)) /dev/zero | tr '\0' 'a'; printf '\n+\n'; } \
+  | /usr/bin/time -f '%M' -o "$work/resident" "$binary" > "$work/output" 2> "$work/errors" || status=$?
+[ "$status" -eq 1 ] || { echo "FAILED: a session with a line too long exited with $status, not 1" >&2; exit 1; }
+[ "$(tail -1 "$work/resident")" -lt 65536 ] \
+  || { echo "FAILED: a 256 MiB line took $(tail -1 "$work/resident") KB (more than 64 MB)" >&2; exit 1; }
+grep -q '^error: line too long' "$work/errors" || { echo "FAILED: the long line was not refused" >&2; exit 1; }
+grep -q '^count: 1$' "$work/output" || { echo "FAILED: the line after the long one was lost" >&2; exit 1; }
 echo "CounterREPL session: output, errors and exit status as expected"

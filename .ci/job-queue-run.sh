@@ -64,4 +64,21 @@ wait "$pid" || status=$?
 [ "$status" -eq 143 ] || { echo "FAILED: a terminated run exited with $status, not 143" >&2; exit 1; }
 grep -qE '^  cancelled +[1-9]' "$work/terminated" \
   || { echo "FAILED: the terminated run printed no summary" >&2; tail "$work/terminated" >&2; exit 1; }
+# Issue 42: a failed write to standard output (a full device) is an error: status 1 and one line
+# on standard error (it exited 0 having written nothing).
+status=0
+"$binary" --jobs 20 --seed 1 > /dev/full 2> "$work/errors" || status=$?
+[ "$status" -eq 1 ] || { echo "FAILED: a run writing to a full device exited with $status, not 1" >&2; exit 1; }
+grep -q '^error: cannot write to standard output: No space left on device$' "$work/errors" \
+  || { echo "FAILED: a failed write was not said" >&2; cat "$work/errors" >&2; exit 1; }
+# A thousand clients waiting on a full backlog cost about what sixteen do (each was woken at every
+# change of the backlog: 40 s against 1 s).
+start=$(date +%s%N)
+"$binary" --jobs 3000 --clients 16 --seed 1 > /dev/null 2>&1
+few=$(( ($(date +%s%N) - start) / 1000000 ))
+start=$(date +%s%N)
+"$binary" --jobs 3000 --clients 1000 --seed 1 > /dev/null 2>&1
+many=$(( ($(date +%s%N) - start) / 1000000 ))
+[ "$many" -le $((few * 4 + 2000)) ] \
+  || { echo "FAILED: 1,000 clients took $many ms against $few ms for 16" >&2; exit 1; }
 echo "JobQueue: seeded counts repeat, bad flags and interruption behave"

@@ -22,6 +22,7 @@ import REPLSupport
       case .success(let options) where options.showHelp:
         console.line(Options.usage)
         console.line(Rendering.help)
+        exit(console.exitStatus)  // 1 if the help could not be written (a full disk)
       case .success(let options):
         var repl = REPL(console: console) { dependencies in
           if let seed = options.seed { dependencies.random = .seeded(seed) }
@@ -30,7 +31,11 @@ import REPLSupport
         // leaves with 130, as a shell's interrupt does. Ctrl-D (the end of input) leaves with 0, or
         // with 1 when a piped session had a command fail.
         repl.interrupts = Interrupts.stream()
-        repl.exitOnInterrupt = { exit(130) }
+        // The prompt's line ends before the shell's prompt comes back.
+        repl.exitOnInterrupt = {
+          if console.isInteractive { console.line("") }
+          exit(130)
+        }
         await repl.run(StandardInput.lines(console: console))
         exit(console.exitStatus)
       }

@@ -171,7 +171,7 @@ struct JobQueue: Dripper {
     switch status {
     case .done:
       state.metrics.done += 1
-      state.metrics.latencies.append(date.now.sinceEpoch - ending.submittedAt.sinceEpoch)
+      state.metrics.latencies.add(date.now.sinceEpoch - ending.submittedAt.sinceEpoch)
     case .failed: state.metrics.failed += 1
     case .cancelled: state.metrics.cancelled += 1
     case .queued, .running, .waitingToRetry: break

@@ -19,11 +19,15 @@ enum JobQueueMain {
       writeError("error: \(error)\n\(Options.usage)\n")
       exit(2)
     case .success(let parsed) where parsed.showHelp:
-      print(Options.usage)
-      return
+      writeOutput(Options.usage)
+      exit(standardOutputStatus())
     case .success(let parsed):
       options = parsed
     }
+    // Before any work starts: a signal that came before the handlers ended the process at once,
+    // with no summary.
+    signal(SIGINT) { stopSignal.store($0, ordering: .relaxed) }
+    signal(SIGTERM) { stopSignal.store($0, ordering: .relaxed) }
     let seed = options.seed ?? UInt64.random(in: 0...UInt64.max)
     let station = Station(
       initialState: JobQueue.State(
@@ -38,16 +42,17 @@ enum JobQueueMain {
       $0.random = .seeded(seed)
     }
     let interruption = Task { await shutDownOnInterrupt(station) }
-    print(
+    writeOutput(
       "JobQueue: \(options.jobs) jobs, \(options.workers) workers, failure rate \(options.failureRate), seed \(seed)"
     )
-    fflush(nil)  // before any progress on standard error, even when both go to one pipe
     let started = ContinuousClock.now
     let progress = Task { await Progress.report(station, total: options.jobs) }
 
     // The clients: each submits its share of the jobs, concurrently with the others, streaming
     // them in: a client waits while the queue's backlog is full, so memory stays the same for a
-    // thousand jobs or ten million, and stops submitting on Ctrl-C.
+    // thousand jobs or ten million, and stops submitting on Ctrl-C. A waiting client observes
+    // whether there is room, not the backlog: it is woken when the backlog crosses the limit, not
+    // at each of its changes (a thousand clients took 40 s for what sixteen did in 1).
     let backlogLimit = max(256, options.workers * 32)
     let expected = await withTaskGroup(of: Int.self) { group in
       for client in 0..<options.clients {
@@ -55,7 +60,7 @@ enum JobQueueMain {
           var submitted = 0
           for (index, job) in stride(from: client, to: options.jobs, by: options.clients).enumerated() {
             if index.isMultiple(of: 32) {
-              for await backlog in station.observe(\.backlog) where backlog < backlogLimit { break }
+              for await hasRoom in station.observe({ $0.backlog < backlogLimit }) where hasRoom { break }
             }
             if stopSignal.load(ordering: .relaxed) != 0 { break }
             station.pour(.submit(job))
@@ -76,16 +81,15 @@ enum JobQueueMain {
     interruption.cancel()
     let elapsed = ContinuousClock.now - started
     let metrics = await station.metrics
-    print(Progress.summary(metrics, elapsed: elapsed, attempts: options.attempts))
-    exit(Progress.exitStatus(metrics, stoppedBy: stopSignal.load(ordering: .relaxed)))
+    writeOutput(Progress.summary(metrics, elapsed: elapsed, attempts: options.attempts))
+    let status = Progress.exitStatus(metrics, stoppedBy: stopSignal.load(ordering: .relaxed))
+    exit(max(status, standardOutputStatus()))
   }
 
   /// On SIGINT (Ctrl-C) or SIGTERM, cancels the jobs in flight instead of ending the process, so
   /// that the summary is printed either way: the signal
   /// handler only sets a flag (all a handler may safely do), which this task watches.
   private static func shutDownOnInterrupt(_ station: StationOf<JobQueue>) async {
-    signal(SIGINT) { stopSignal.store($0, ordering: .relaxed) }
-    signal(SIGTERM) { stopSignal.store($0, ordering: .relaxed) }
     while !Task.isCancelled {
       if stopSignal.load(ordering: .relaxed) != 0 {
         station.pour(.shutdown)
@@ -98,6 +102,36 @@ enum JobQueueMain {
 
 /// The signal (SIGINT or SIGTERM) that asked the run to stop, 0 before any; set by the handlers.
 let stopSignal = Atomic<Int32>(0)
+
+/// The error of the first write to standard output that failed, 0 while none did.
+let outputFailure = Atomic<Int32>(0)
+
+/// Writes a line to standard output, unbuffered; a failure (a full disk) is kept for the exit
+/// status.
+func writeOutput(_ text: String) {
+  var bytes = Array((text + "\n").utf8)
+  var offset = 0
+  while offset < bytes.count {
+    let written = bytes.withUnsafeMutableBytes {
+      write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset)
+    }
+    if written < 0, errno == EINTR { continue }
+    guard written > 0 else {
+      _ = outputFailure.compareExchange(expected: 0, desired: written < 0 ? errno : EIO, ordering: .relaxed)
+      return
+    }
+    offset += written
+  }
+}
+
+/// 0 if everything written reached standard output; 1, said in one line on standard error, if a
+/// write failed (a full disk), as coreutils do: before, the run exited 0 having written nothing.
+func standardOutputStatus() -> Int32 {
+  let code = outputFailure.load(ordering: .relaxed)
+  guard code != 0 else { return 0 }
+  writeError("error: cannot write to standard output: \(String(cString: strerror(code)))\n")
+  return 1
+}
 
 func writeError(_ text: String) {
   var bytes = Array(text.utf8)

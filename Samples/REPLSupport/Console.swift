@@ -48,18 +48,30 @@ public final class Console: Sendable {
   /// happen inside the lock, so that a line from an effect and a key's redraw never interleave.
   private let prompting = Mutex(Prompting())
   private let errorCount = Mutex(0)
+  /// Writes to the output that failed (a full disk): they make the exit status 1.
+  private let failedWrites: WriteFailures
 
   /// A console that writes through closures, for tests.
-  public init(
+  public convenience init(
     prompt: String, isInteractive: Bool, usesColor: Bool = false,
     output: @escaping @Sendable (String) -> Void,
     error: @escaping @Sendable (String) -> Void
+  ) {
+    self.init(
+      prompt: prompt, isInteractive: isInteractive, usesColor: usesColor, output: output, error: error,
+      failedWrites: WriteFailures())
+  }
+
+  private init(
+    prompt: String, isInteractive: Bool, usesColor: Bool, output: @escaping @Sendable (String) -> Void,
+    error: @escaping @Sendable (String) -> Void, failedWrites: WriteFailures
   ) {
     self.prompt = prompt
     self.isInteractive = isInteractive
     self.usesColor = usesColor
     self.writeOutput = output
     self.writeError = error
+    self.failedWrites = failedWrites
   }
 
   /// The process's standard output and error, in the mode ``TerminalMode/decide(inputIsTerminal:outputIsTerminal:noColor:)``
@@ -68,10 +80,27 @@ public final class Console: Sendable {
     let mode = TerminalMode.decide(
       inputIsTerminal: isatty(STDIN_FILENO) == 1, outputIsTerminal: isatty(STDOUT_FILENO) == 1,
       noColor: getenv("NO_COLOR").map { $0.pointee != 0 } ?? false)
+    return writing(
+      prompt: prompt, isInteractive: mode.isInteractive, usesColor: mode.usesColor, output: STDOUT_FILENO,
+      error: STDERR_FILENO)
+  }
+
+  /// A console writing to file descriptors. A write to `output` that fails (a full disk, a closed
+  /// pipe) is said once on `error`, in one line, as coreutils do, and makes ``exitStatus`` 1.
+  public static func writing(
+    prompt: String, isInteractive: Bool, usesColor: Bool = false, output: Int32, error: Int32
+  ) -> Console {
+    let failures = WriteFailures()
     return Console(
-      prompt: prompt, isInteractive: mode.isInteractive, usesColor: mode.usesColor,
-      output: { write($0, to: STDOUT_FILENO) },
-      error: { write($0, to: STDERR_FILENO) })
+      prompt: prompt, isInteractive: isInteractive, usesColor: usesColor,
+      output: { text in
+        guard let code = write(text, to: output), failures.first(code) else { return }
+        _ = write("error: cannot write to standard output: \(String(cString: strerror(code)))\n", to: error)
+      },
+      error: { text in
+        if let code = write(text, to: error) { _ = failures.first(code) }
+      },
+      failedWrites: failures)
   }
 
   /// Writes a line to standard output.
@@ -88,7 +117,8 @@ public final class Console: Sendable {
   /// The status to exit with at the end of the input: 1 when a session that no person typed (its
   /// commands piped or read from a file) wrote an error, so that a script can tell; 0 otherwise.
   public var exitStatus: Int32 {
-    !isInteractive && errorCount.withLock({ $0 }) > 0 ? 1 : 0
+    if failedWrites.any { return 1 }
+    return !isInteractive && errorCount.withLock({ $0 }) > 0 ? 1 : 0
   }
 
   /// Writes a line that may arrive at any time, such as a state an effect changed.
@@ -158,18 +188,36 @@ public final class Console: Sendable {
     }
   }
 
-  /// Writes all of `text` to a file descriptor, unbuffered.
-  private static func write(_ text: String, to descriptor: Int32) {
+  /// Writes all of `text` to a file descriptor, unbuffered; the error number if a write failed.
+  private static func write(_ text: String, to descriptor: Int32) -> Int32? {
     var bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count {
       let written = bytes.withUnsafeMutableBytes { buffer in
         systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
       }
-      guard written > 0 else { return }
+      if written < 0, errno == EINTR { continue }
+      guard written > 0 else { return written < 0 ? errno : EIO }
       offset += written
     }
+    return nil
   }
+}
+
+/// The writes of a console that failed.
+private final class WriteFailures: Sendable {
+  private let count = Mutex(0)
+
+  /// Counts a failure; whether it is the first, to say once.
+  func first(_ code: Int32) -> Bool {
+    count.withLock { count in
+      defer { count += 1 }
+      return count == 0
+    }
+  }
+
+  /// Whether any write failed.
+  var any: Bool { count.withLock { $0 > 0 } }
 }
 
 /// The prompt's part of a console's state.

@@ -18,7 +18,21 @@ public enum StandardInput {
   /// The reader stays at most 64 lines ahead of the consumer: `yes + | CounterREPL` runs in
   /// constant memory, and a command file of any size is read as it is used.
   public static func lines() -> LineReader {
-    LineReader { readLine(strippingNewline: true) }
+    lines(from: STDIN_FILENO)
+  }
+
+  /// The line an interactive Ctrl-D reads as, with `endOfInputAsLine`: a request to leave.
+  public static let endOfInputLine = "\u{4}"
+
+  /// The longest line kept, in bytes: the rest of a longer line is skipped, and what is kept is
+  /// reported as too long by the command parser.
+  public static let lineLimit = 64 * 1024
+
+  /// Each line read from `descriptor`, read in chunks, in bounded memory: a line longer than `limit`
+  /// bytes is cut there (before, 1 GiB without a newline grew the REPL to 2.8 GB).
+  public static func lines(from descriptor: Int32, limit: Int = lineLimit) -> LineReader {
+    let splitter = Mutex(LineSplitter(descriptor: descriptor, limit: limit))
+    return LineReader { splitter.withLock { $0.next() } }
   }
 
   /// The lines a session reads: typed at `console`'s prompt when it is interactive, read as
@@ -28,7 +42,11 @@ public enum StandardInput {
   /// still signals) until the process exits, and the console edits the line key by key
   /// (``Console/keyPressed(_:)``): so it knows what is typed, and draws it again below a line that
   /// arrives meanwhile, where the terminal's own editing would leave it erased.
-  public static func lines(console: Console) -> LineReader {
+  ///
+  /// With `endOfInputAsLine`, Ctrl-D at an empty line is the line ``endOfInputLine`` and reading
+  /// goes on, so that a session may ask before it leaves (unsaved changes); otherwise it ends the
+  /// lines.
+  public static func lines(console: Console, endOfInputAsLine: Bool = false) -> LineReader {
     guard console.isInteractive, RawTerminal.enter() else { return lines() }
     return LineReader {
       var byte: UInt8 = 0
@@ -38,7 +56,7 @@ public enum StandardInput {
         guard count == 1 else { return nil }
         switch console.keyPressed(byte) {
         case .line(let line): return line
-        case .endOfInput: return nil
+        case .endOfInput: return endOfInputAsLine ? endOfInputLine : nil
         case .changed, .unchanged: continue
         }
       }
@@ -64,7 +82,31 @@ enum RawTerminal {
       keys[Int(VMIN)] = 1
       keys[Int(VTIME)] = 0
     }
-    return tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0  // keeping what was typed ahead
+    guard tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0 else { return false }  // keeping what was typed ahead
+    handleSuspension(raw: raw)
+    return true
+  }
+
+  /// Ctrl-Z gives the terminal back as it was before the process stops, and `fg` puts it in raw mode
+  /// again (before, the shell was left in raw mode, and the REPL came back without it).
+  private static func handleSuspension(raw: termios) {
+    let queue = DispatchQueue(label: "REPLSupport.suspension")
+    signal(SIGTSTP, SIG_IGN)
+    let suspend = DispatchSource.makeSignalSource(signal: SIGTSTP, queue: queue)
+    // Each handler holds its source: it lives as long as the process.
+    suspend.setEventHandler {
+      _ = suspend
+      restore()
+      kill(getpid(), SIGSTOP)
+    }
+    suspend.resume()
+    let resume = DispatchSource.makeSignalSource(signal: SIGCONT, queue: queue)
+    resume.setEventHandler {
+      _ = resume
+      var settings = raw
+      tcsetattr(STDIN_FILENO, TCSANOW, &settings)
+    }
+    resume.resume()
   }
 
   /// Puts the terminal back as it was.
@@ -210,5 +252,63 @@ final class LineBuffer: Sendable {
         break
       }
     }
+  }
+}
+
+/// Splits what a file descriptor gives into lines, a chunk at a time, keeping at most `limit` bytes
+/// of a line: memory is the chunk and one line, whatever the input.
+struct LineSplitter: Sendable {
+  let descriptor: Int32
+  let limit: Int
+  /// What was read and not yet split, from `position`.
+  private var data: [UInt8] = []
+  private var position = 0
+  /// The line so far, and whether bytes of it were dropped past the limit.
+  private var line: [UInt8] = []
+  private var hasBytes = false
+  private var ended = false
+
+  init(descriptor: Int32, limit: Int) {
+    self.descriptor = descriptor
+    self.limit = limit
+  }
+
+  /// The next line, without its newline (or `\r\n`); `nil` at the end of input.
+  mutating func next() -> String? {
+    while true {
+      if let newline = data[position...].firstIndex(of: UInt8(ascii: "\n")) {
+        keep(data[position..<newline])
+        position = newline + 1
+        return takeLine()
+      }
+      keep(data[position...])
+      position = data.count
+      if ended { return hasBytes ? takeLine() : nil }
+      data.removeAll(keepingCapacity: true)
+      position = 0
+      var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0, errno == EINTR { continue }
+      if count <= 0 {
+        ended = true
+        continue
+      }
+      data.append(contentsOf: chunk[0..<count])
+    }
+  }
+
+  private mutating func keep(_ bytes: ArraySlice<UInt8>) {
+    if !bytes.isEmpty { hasBytes = true }
+    let room = limit - line.count
+    if room > 0 { line.append(contentsOf: bytes.prefix(room)) }
+  }
+
+  private mutating func takeLine() -> String {
+    defer {
+      line.removeAll(keepingCapacity: line.capacity <= 4096)
+      hasBytes = false
+    }
+    if line.last == UInt8(ascii: "\r") { line.removeLast() }
+    return String(decoding: line, as: UTF8.self)
   }
 }

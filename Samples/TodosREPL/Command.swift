@@ -1,3 +1,4 @@
+import Foundation
 import REPLSupport
 
 /// A line typed at the Todos REPL, parsed.
@@ -70,6 +71,24 @@ enum Command: Equatable, Sendable {
     func title(_ text: String) -> Result<String, CommandError> {
       text.isEmpty ? .failure(CommandError("'\(name)' needs a title")) : .success(text)
     }
+    /// A file name as a shell would take it: in quotes if it has spaces, `~` for the home folder.
+    func path(_ text: String) -> Result<String?, CommandError> {
+      var path = text
+      if let quote = path.first, quote == "\"" || quote == "'" {
+        guard path.count >= 2, path.last == quote else {
+          return .failure(CommandError("'\(name)': the file name's quote (\(quote)) is not closed"))
+        }
+        path = String(path.dropFirst().dropLast())
+      }
+      if path.isEmpty { return .success(nil) }
+      if path == "~" || path.hasPrefix("~/") {
+        guard let home = ProcessInfo.processInfo.environment["HOME"], !home.isEmpty else {
+          return .failure(CommandError("'\(name)': '~' stands for the home folder, but HOME is not set"))
+        }
+        path = home + path.dropFirst()
+      }
+      return .success(path)
+    }
     func noArguments(_ command: Command) -> Result<Command, CommandError> {
       rest.isEmpty ? .success(command) : .failure(CommandError("'\(name)' takes no arguments"))
     }
@@ -109,11 +128,11 @@ enum Command: Equatable, Sendable {
     case "save":
       if rest == "--force" { return .success(.forceSave(nil)) }
       if rest.hasPrefix("--force ") {
-        let path = rest.dropFirst("--force ".count).trimmingCharacters(in: .whitespaces)
-        return .success(.forceSave(path.isEmpty ? nil : path))
+        return path(rest.dropFirst("--force ".count).trimmingCharacters(in: .whitespaces)).map(
+          Command.forceSave)
       }
-      return .success(.save(rest.isEmpty ? nil : rest))
-    case "load": return .success(.load(rest.isEmpty ? nil : rest))
+      return path(rest).map(Command.save)
+    case "load": return path(rest).map(Command.load)
     case "wait": return noArguments(.wait)
     case "help", "?": return noArguments(.help)
     case "quit", "exit": return noArguments(.quit)

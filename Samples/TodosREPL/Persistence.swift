@@ -29,6 +29,19 @@ enum Persistence {
         decode: { try JSONDecoder().decode(Todos.Filter.self, from: Data($0)) }))
   }
 
+  /// Which version of the file is at `path`: its inode, size and modification time, which a write
+  /// by anyone changes (a save renames a new file over the old one).
+  static func stamp(of path: String) -> FileStamp {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return .absent }
+    #if canImport(Darwin)
+      let modified = status.st_mtimespec
+    #else
+      let modified = status.st_mtim
+    #endif
+    return FileStamp("\(status.st_ino)-\(status.st_size)-\(modified.tv_sec).\(modified.tv_nsec)")
+  }
+
   /// Whether a file (or a link to one) is at `path`.
   static func exists(_ path: String) -> Bool {
     var status = stat()

@@ -28,6 +28,11 @@ enum Rendering {
         CommandError(
           "\(path.shownInMessage(limit: 100)) exists and this session did not load or create it: "
             + "'save --force\(named ? " PATH" : "")' replaces it"))
+    case .refused(.changedElsewhere(let path)):
+      return .failure(
+        CommandError(
+          "\(path.shownInMessage(limit: 70)) changed since this session read or wrote it: "
+            + "'save --force PATH' replaces it"))
     case .refused(.files(let error)): return .failure(CommandError(error.message))
     }
   }

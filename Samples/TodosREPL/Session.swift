@@ -12,6 +12,20 @@ struct Session {
   var loadsAtStart = false
   /// Changes the Station's dependencies: a test clock, predictable ids.
   let dependencies: @Sendable (inout DependencyValues) -> Void
+  /// Ctrl-C presses (``Interrupts/stream()`` in the program, a stream of its own in tests).
+  var interrupts: AsyncStream<Void>?
+  /// Leaves the program after Ctrl-C at an idle prompt twice in a row, once any unsaved changes
+  /// were warned of.
+  var exitOnInterrupt: @Sendable () -> Void = {}
+
+  init(
+    console: Console, defaultPath: Result<String, PersistenceError>,
+    dependencies: @escaping @Sendable (inout DependencyValues) -> Void
+  ) {
+    self.console = console
+    self.defaultPath = defaultPath
+    self.dependencies = dependencies
+  }
 
   /// Runs until `quit` or the end of `lines`, then cancels what still runs.
   func run(_ lines: some AsyncSequence<String, Never>) async {
@@ -46,6 +60,34 @@ struct Session {
     // `quit` drops what is pending; the end of the input lets it finish (a piped `search` as the
     // last command still shows its result).
     var quitting = false
+    // Leaving a typed session with unsaved changes is asked once (see ``LeaveGuard``).
+    let leaving = LeaveGuard(isInteractive: console.isInteractive)
+    let tracker = InterruptTracker()
+    let interruptHandler = interrupts.map { interrupts in
+      Task { [exitOnInterrupt] in
+        for await _ in interrupts {
+          let state = await station.state
+          switch tracker.interrupted(workIsRunning: state.query != state.search) {
+          case .cancelWork:
+            // A search waiting for typing to pause: it is dropped.
+            console.interrupted()
+            await station.pour(.queryChanged(state.search)).finish()
+            console.showPrompt()
+          case .clearLine:
+            console.interrupted()
+            console.showPrompt()
+          case .exit:
+            if leaving.mayLeave(state, console: console) {
+              exitOnInterrupt()
+            } else {
+              tracker.lineRead()
+              console.showPrompt()
+            }
+          }
+        }
+      }
+    }
+    defer { interruptHandler?.cancel() }
     if loadsAtStart, case .success(let path) = defaultPath {
       switch await outcome(of: .openCommand(path: path), on: station) {
       case .failure(let error): console.error("error: \(error)")
@@ -55,6 +97,13 @@ struct Session {
     }
     console.showPrompt()
     for await line in lines {
+      tracker.lineRead()
+      if line == StandardInput.endOfInputLine {
+        // Ctrl-D at a prompt: leave, unless there are unsaved changes not yet warned of.
+        if leaving.mayLeave(await station.state, console: console) { break }
+        console.showPrompt()
+        continue
+      }
       console.leavePrompt(line)
       // An empty line does nothing, as at a shell's prompt.
       if line.allSatisfy(\.isWhitespace) {
@@ -71,6 +120,10 @@ struct Session {
         command = parsed
       }
       if command == .quit {
+        guard leaving.mayLeave(await station.state, console: console) else {
+          console.showPrompt()
+          continue
+        }
         quitting = true
         break
       }
@@ -141,7 +194,9 @@ struct Session {
     case .clearDone: return pour(.clearDone)
     case .filter(let filter): return pour(.setFilter(filter))
     case .search(let query):
-      pending.append(station.pour(.queryChanged(query)))
+      // Each search replaces the last, which it cancels: only the latest is kept until `wait`
+      // (one per search was kept before, for the whole session).
+      pending = [station.pour(.queryChanged(query))]
       return .success(nil)
     case .showFilter:
       return .success("showing \(state.filter.rawValue) todos")
@@ -184,5 +239,31 @@ extension Result where Failure == CommandError {
     case .success(let value): await transform(value)
     case .failure(let error): .failure(error)
     }
+  }
+}
+
+/// Whether a typed session may leave: at once when the list is saved (or a script runs it); with
+/// unsaved changes, a first request to leave (`quit`, Ctrl-D, Ctrl-C twice) warns and stays, and a
+/// second leaves, unless the list changed again between the two.
+final class LeaveGuard: Sendable {
+  private let isInteractive: Bool
+  /// The list when the user was last warned.
+  private let warnedFor = Mutex<Document?>(nil)
+
+  init(isInteractive: Bool) {
+    self.isInteractive = isInteractive
+  }
+
+  /// Whether to leave now; warns on `console` when not.
+  func mayLeave(_ state: Todos.State, console: Console) -> Bool {
+    guard isInteractive, state.hasUnsavedChanges else { return true }
+    let document = state.document
+    let warnedBefore = warnedFor.withLock { warned in
+      defer { warned = document }
+      return warned == document
+    }
+    if warnedBefore { return true }
+    console.line("The list has unsaved changes: 'save' keeps them; leave again to drop them.")
+    return false
   }
 }

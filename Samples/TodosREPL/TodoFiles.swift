@@ -12,10 +12,13 @@ struct TodoFiles: Sendable {
   var save: @Sendable (_ document: Document, _ path: String) -> Result<Void, PersistenceError>
   /// Reads the list at the path.
   var load: @Sendable (_ path: String) -> Result<Document, PersistenceError>
+  /// Which version of the file is at the path: another once anyone writes it.
+  var stamp: @Sendable (_ path: String) -> FileStamp
 
   /// JSON files, written atomically (see ``Persistence``).
   static let disk = TodoFiles(
-    exists: Persistence.exists, save: Persistence.save, load: Persistence.load(from:))
+    exists: Persistence.exists, save: Persistence.save, load: Persistence.load(from:),
+    stamp: Persistence.stamp(of:))
 
   /// Lists kept in `store`, by path.
   static func memory(_ store: MemoryFiles) -> TodoFiles {
@@ -30,6 +33,9 @@ struct TodoFiles: Sendable {
           return .failure(PersistenceError("no file at \(path)"))
         }
         return .success(document)
+      },
+      stamp: { path in
+        FileStamp(store.documents.withLock { $0[path] }.map { "\($0)" } ?? "")
       })
   }
 }
@@ -54,4 +60,17 @@ extension DependencyValues {
 /// No `testValue`: a test that saves or loads without giving its own files is told so.
 private enum TodoFilesKey: DependencyKey {
   static let liveValue = TodoFiles.disk
+}
+
+/// Which version of a file is at a path, as a save compares it with the one the session last read
+/// or wrote: empty when there is no file.
+struct FileStamp: Equatable, Sendable {
+  let identity: String
+
+  init(_ identity: String) {
+    self.identity = identity
+  }
+
+  /// No file.
+  static let absent = FileStamp("")
 }

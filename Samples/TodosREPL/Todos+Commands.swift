@@ -19,6 +19,8 @@ extension Todos {
     case nothingBeingEdited
     /// A save would replace a file this session did not load or create.
     case unknownFile(path: String)
+    /// A save would replace a file another session wrote since this one read or wrote it.
+    case changedElsewhere(path: String)
     /// The file could not be read or written.
     case files(PersistenceError)
   }
@@ -31,29 +33,46 @@ extension Todos {
       state.outcome = nil
       let document = state.document
       let known = state.knownFiles.contains(path)
+      let seen = state.seenFiles[path]
       return .run { [files] pour in
         if !force, !known, files.exists(path) {
           return await pour(.finished(.refused(.unknownFile(path: path))))
         }
+        if !force, let seen, files.stamp(path) != seen {
+          return await pour(.finished(.refused(.changedElsewhere(path: path))))
+        }
         switch files.save(document, path) {
-        case .success: await pour(.finished(.saved(todos: document.todos.count, path: path)))
+        case .success:
+          await pour(.fileSeen(path: path, stamp: files.stamp(path), document: document))
+          await pour(.finished(.saved(todos: document.todos.count, path: path)))
         case .failure(let error): await pour(.finished(.refused(.files(error))))
         }
       }
     case .loadCommand(let path):
       state.outcome = nil
       return .run { [files] pour in
+        // The version first: a write between the two reads makes the save refuse, not lose it.
+        let stamp = files.stamp(path)
         switch files.load(path) {
-        case .success(let document): await pour(.fileLoaded(document, path: path))
+        case .success(let document):
+          await pour(.fileSeen(path: path, stamp: stamp, document: document))
+          await pour(.fileLoaded(document, path: path))
         case .failure(let error): await pour(.finished(.refused(.files(error))))
         }
       }
     case .openCommand(let path):
       state.outcome = nil
       return .run { [files] pour in
-        guard files.exists(path) else { return await pour(.finished(.startedEmpty(path: path))) }
+        guard files.exists(path) else {
+          await pour(.fileSeen(path: path, stamp: .absent, document: Document(todos: [])))
+          return await pour(.finished(.startedEmpty(path: path)))
+        }
         await pour(.loadCommand(path: path))
       }
+    case .fileSeen(let path, let stamp, let document):
+      state.seenFiles[path] = stamp
+      state.savedDocument = document
+      return .none
     case .fileLoaded(let document, let path):
       state.rows = IdentifiedArray(document.todos)
       state.editor = nil

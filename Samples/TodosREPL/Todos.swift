@@ -17,6 +17,11 @@ struct Todos: Dripper {
     var history = History<IdentifiedArrayOf<Row.State>>(limit: 100)
     /// The files this session loaded or created: a save replaces no other unless forced.
     var knownFiles: Set<String> = []
+    /// The version of each of them the session last read or wrote: a save refuses to replace a
+    /// file another session wrote since, unless forced.
+    var seenFiles: [String: FileStamp] = [:]
+    /// The list as it was last saved or loaded: what leaving would lose is the difference.
+    var savedDocument = Document(todos: [])
     /// What the last command that reports came to (see ``Outcome``); `nil` while it runs.
     var outcome: Outcome?
 
@@ -29,6 +34,9 @@ struct Todos: Dripper {
 
     /// What is saved: the todos.
     var document: Document { Document(todos: Array(rows)) }
+
+    /// Whether the list has changed since it was last saved or loaded.
+    var hasUnsavedChanges: Bool { document != savedDocument }
   }
 
   enum Filter: String, CaseIterable, Equatable, Codable, Sendable {
@@ -72,6 +80,8 @@ struct Todos: Dripper {
     case editorCommand(Editor.Action)
     /// What a file command's effect found.
     case fileLoaded(Document, path: String)
+    /// A file command read or wrote `document` at `path`, which is now at version `stamp`.
+    case fileSeen(path: String, stamp: FileStamp, document: Document)
     case finished(Outcome)
   }
 
@@ -122,7 +132,7 @@ struct Todos: Dripper {
         state.editor = nil
         return .none
       case .saveCommand, .loadCommand, .openCommand, .undoCommand, .redoCommand, .editorCommand,
-        .fileLoaded, .finished:
+        .fileLoaded, .fileSeen, .finished:
         return command(&state, action)
       }
     }

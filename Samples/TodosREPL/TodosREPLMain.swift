@@ -22,12 +22,21 @@ import REPLSupport
       case .success(let options) where options.showHelp:
         console.line(Options.usage)
         console.line(Rendering.help)
+        exit(console.exitStatus)  // 1 if the help could not be written (a full disk)
       case .success(let options):
         var session = Session(
           console: console, defaultPath: options.file.map { .success($0) } ?? Persistence.defaultPath()
         ) { _ in }
         session.loadsAtStart = options.file != nil
-        await session.run(StandardInput.lines(console: console))
+        // Ctrl-C cancels a search that waits, or clears the line; twice in a row at an idle prompt
+        // leaves with 130 (once any unsaved changes were warned of), as CounterREPL does.
+        session.interrupts = Interrupts.stream()
+        // The prompt's line ends before the shell's prompt comes back.
+        session.exitOnInterrupt = {
+          if console.isInteractive { console.line("") }
+          exit(130)
+        }
+        await session.run(StandardInput.lines(console: console, endOfInputAsLine: true))
         exit(console.exitStatus)  // 1 when a piped session had a command fail
       }
     }

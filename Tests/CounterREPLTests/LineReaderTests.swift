@@ -4,6 +4,12 @@ import Testing
 
 @testable import CounterREPL
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 @Suite struct LineReaderTests {
   /// Before, standard input was read ahead into an unbounded stream: `yes + | CounterREPL` grew
   /// by megabytes a second. The reader now stays at most `capacity` lines ahead.
@@ -36,5 +42,25 @@ import Testing
     let first = await iterator.next()
     let second = await iterator.next()
     #expect(first == nil && second == nil)
+  }
+
+  /// A line is kept up to the limit and the rest skipped: memory stays the chunk and one line,
+  /// whatever comes without a newline (1 GiB grew the REPL to 2.8 GB when lines were read whole).
+  @Test func aLineLongerThanTheLimitIsCutAndTheNextReadWhole() async {
+    var ends: [Int32] = [0, 0]
+    #expect(pipe(&ends) == 0)
+    let writer = ends[1]
+    let writing = Task.detached {
+      let chunk = [UInt8](repeating: UInt8(ascii: "a"), count: 64 * 1024)
+      for _ in 0..<32 { chunk.withUnsafeBytes { _ = write(writer, $0.baseAddress, $0.count) } }
+      let rest = Array("\r\nnext\r\nlast".utf8)
+      rest.withUnsafeBytes { _ = write(writer, $0.baseAddress, $0.count) }
+      close(writer)
+    }
+    var lines: [String] = []
+    for await line in StandardInput.lines(from: ends[0], limit: 1_000) { lines.append(line) }
+    await writing.value
+    close(ends[0])
+    #expect(lines == [String(repeating: "a", count: 1_000), "next", "last"])
   }
 }

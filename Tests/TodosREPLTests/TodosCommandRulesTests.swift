@@ -25,10 +25,16 @@ import Testing
     state.rows = [milk]
     let station = makeStation(state, files: files)
     await station.pour(.saveCommand(path: "a.json", force: false))
+    let saved = Document(todos: [milk])
+    await station.receive(.fileSeen(path: "a.json", stamp: FileStamp("\(saved)"), document: saved)) {
+      $0.seenFiles = ["a.json": FileStamp("\(saved)")]
+      $0.savedDocument = saved
+    }
     await station.receive(.finished(.saved(todos: 1, path: "a.json"))) {
       $0.outcome = .saved(todos: 1, path: "a.json")
       $0.knownFiles = ["a.json"]
     }
+    #expect(!station.state.hasUnsavedChanges)
     await station.finish()
     #expect(files.documents.withLock { $0 } == ["a.json": Document(todos: [milk])])
   }
@@ -44,6 +50,10 @@ import Testing
     #expect(files.documents.withLock { $0 } == ["a.json": theirs])
 
     await station.pour(.saveCommand(path: "a.json", force: true)) { $0.outcome = nil }
+    let empty = Document(todos: [])
+    await station.receive(.fileSeen(path: "a.json", stamp: FileStamp("\(empty)"), document: empty)) {
+      $0.seenFiles = ["a.json": FileStamp("\(empty)")]
+    }
     await station.receive(.finished(.saved(todos: 0, path: "a.json"))) {
       $0.outcome = .saved(todos: 0, path: "a.json")
       $0.knownFiles = ["a.json"]
@@ -60,6 +70,9 @@ import Testing
     let station = makeStation(state, files: files)
     station.exhaustivity = .off  // the history is not this test's business
     await station.pour(.loadCommand(path: "a.json"))
+    await station.receive(
+      .fileSeen(
+        path: "a.json", stamp: FileStamp("\(Document(todos: [milk]))"), document: Document(todos: [milk])))
     await station.receive(.fileLoaded(Document(todos: [milk]), path: "a.json")) {
       $0.rows = [self.milk]
       $0.editor = nil
@@ -82,16 +95,43 @@ import Testing
     let files = MemoryFiles()
     let station = makeStation(files: files)
     await station.pour(.openCommand(path: "new.json"))
+    await station.receive(.fileSeen(path: "new.json", stamp: .absent, document: Document(todos: []))) {
+      $0.seenFiles = ["new.json": .absent]
+    }
     await station.receive(.finished(.startedEmpty(path: "new.json"))) {
       $0.outcome = .startedEmpty(path: "new.json")
       $0.knownFiles = ["new.json"]
     }
-    // Another program creates the file meanwhile: this session's save still replaces it.
-    files.documents.withLock { $0["new.json"] = Document(todos: [self.milk]) }
     await station.pour(.saveCommand(path: "new.json", force: false)) { $0.outcome = nil }
+    await station.receive(
+      .fileSeen(path: "new.json", stamp: FileStamp("\(Document(todos: []))"), document: Document(todos: []))
+    ) {
+      $0.seenFiles = ["new.json": FileStamp("\(Document(todos: []))")]
+    }
     await station.receive(.finished(.saved(todos: 0, path: "new.json"))) {
       $0.outcome = .saved(todos: 0, path: "new.json")
     }
+    await station.finish()
+  }
+
+  /// Issue 42: two sessions on one list. The second save noticed nothing and the first session's
+  /// todo was lost; it is refused now, unless forced.
+  @Test func aSaveOverAFileAnotherSessionWroteSinceIsRefusedUnlessForced() async {
+    let files = MemoryFiles(["a.json": Document(todos: [milk])])
+    let station = makeStation(files: files)
+    station.exhaustivity = .off
+    await station.pour(.loadCommand(path: "a.json"))
+    await station.receive(.fileLoaded(Document(todos: [milk]), path: "a.json"))
+    // Another session adds a todo and saves.
+    let theirs = Document(todos: [milk, Row.State(id: id(8), title: "Theirs")])
+    files.documents.withLock { $0["a.json"] = theirs }
+    await station.pour(.add("Mine"))
+    await station.pour(.saveCommand(path: "a.json", force: false))
+    await station.receive(.finished(.refused(.changedElsewhere(path: "a.json"))))
+    #expect(files.documents.withLock { $0["a.json"] } == theirs)
+    await station.pour(.saveCommand(path: "a.json", force: true))
+    await station.receive(.finished(.saved(todos: 2, path: "a.json")))
+    #expect(files.documents.withLock { $0["a.json"] }?.todos.map(\.title) == ["Milk", "Mine"])
     await station.finish()
   }
 

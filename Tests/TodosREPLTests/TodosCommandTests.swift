@@ -19,6 +19,9 @@ import Testing
     ("save /tmp/x.json", .save("/tmp/x.json")), ("load", .load(nil)), ("wait", .wait), ("quit", .quit),
     ("save --force", .forceSave(nil)), ("save --force /tmp/x.json", .forceSave("/tmp/x.json")),
     ("filter", .showFilter),
+    // Issue 42: quotes are removed from a file name, as a shell would.
+    ("save \"my list.json\"", .save("my list.json")), ("load 'my list.json'", .load("my list.json")),
+    ("save --force \"a b\"", .forceSave("a b")),
   ])
   func commandsParse(line: String, command: Command) throws {
     #expect(try Command.parse(line).get() == command)
@@ -35,9 +38,18 @@ import Testing
     ("filter later", "'filter' takes all, active or done, not 'later'"),
     ("undo now", "'undo' takes no arguments"),
     ("frobnicate", "unknown command 'frobnicate'; type 'help' for the list"),
+    ("save \"my list.json", "'save': the file name's quote (\") is not closed"),
   ])
   func badLinesAreExplainedInOneLine(line: String, message: String) {
     #expect(Command.parse(line) == .failure(CommandError(message)))
+  }
+
+  /// Issue 42: `~` stands for the home folder in a file name (it was a folder named `~`).
+  @Test func aTildeIsTheHomeFolder() throws {
+    let home = try #require(ProcessInfo.processInfo.environment["HOME"])
+    #expect(try Command.parse("save ~/lists/a.json").get() == .save(home + "/lists/a.json"))
+    #expect(try Command.parse("load ~").get() == .load(home))
+    #expect(try Command.parse("load ~other/a.json").get() == .load("~other/a.json"))
   }
 
   @Test func optionsParseAndBadOnesAreExplained() {

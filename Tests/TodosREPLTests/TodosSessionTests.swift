@@ -63,4 +63,67 @@ import Testing
 
         """)
   }
+
+  /// Runs a typed session: `steps` are lines, or `nil` for a Ctrl-C; returns what it printed and
+  /// whether a Ctrl-C asked to leave the program.
+  func typed(_ steps: [String?]) async -> (output: String, exited: Bool) {
+    let output = Lock("")
+    let console = Console(
+      prompt: "", isInteractive: true, output: { text in output.withLock { $0 += text } }, error: { _ in })
+    let (lines, linesIn) = AsyncStream.makeStream(of: String.self)
+    let (interrupts, interruptsIn) = AsyncStream.makeStream(of: Void.self)
+    let exited = Lock(false)
+    var session = Session(console: console, defaultPath: .success("/nonexistent/todos.json")) {
+      $0.clock = ImmediateClock()
+    }
+    session.interrupts = interrupts
+    session.exitOnInterrupt = { exited.withLock { $0 = true } }
+    let running = Task { await session.run(lines) }
+    for step in steps {
+      if let line = step {
+        linesIn.yield(line)
+      } else {
+        interruptsIn.yield()
+      }
+      // Each step is taken before the next: a Ctrl-C's meaning depends on what came before.
+      let before = output.withLock { $0.count }
+      for _ in 0..<200 where output.withLock({ $0.count }) == before && !exited.withLock({ $0 }) {
+        try? await Task.sleep(for: .milliseconds(5))
+      }
+    }
+    linesIn.finish()
+    interruptsIn.finish()
+    await running.value
+    return (output.withLock { $0 }, exited.withLock { $0 })
+  }
+
+  private let warning = "The list has unsaved changes: 'save' keeps them; leave again to drop them."
+
+  /// Issue 42: one Ctrl-C lost a list. Now Ctrl-C clears the line; leaving with unsaved changes
+  /// (quit, Ctrl-D, two Ctrl-Cs) warns once and takes a second request.
+  @Test func leavingWithUnsavedChangesIsAskedOnce() async {
+    let quitTwice = await typed(["add Milk", "quit", "quit"])
+    #expect(quitTwice.output.components(separatedBy: warning).count == 2)
+    let controlD = await typed(["add Milk", StandardInput.endOfInputLine, StandardInput.endOfInputLine])
+    #expect(controlD.output.components(separatedBy: warning).count == 2)
+    // Ctrl-C clears the line; twice in a row asks to leave: warned, not gone; twice more leaves.
+    let interrupted = await typed(["add Milk", nil, nil, nil, nil])
+    #expect(interrupted.output.components(separatedBy: warning).count == 2)
+    #expect(interrupted.exited)
+    let thrice = await typed(["add Milk", nil, nil, nil])
+    #expect(!thrice.exited)
+    // Changed again after the warning: warned again.
+    let changedAgain = await typed(["add Milk", "quit", "add Eggs", "quit", "quit"])
+    #expect(changedAgain.output.components(separatedBy: warning).count == 3)
+    // Nothing to lose: it leaves at once.
+    let clean = await typed(["list", "quit"])
+    #expect(!clean.output.contains(warning))
+  }
+
+  /// A script (piped input) is not asked: it leaves at `quit` or the end of its input.
+  @Test func aScriptLeavesWithoutBeingAsked() async {
+    let (output, errors) = await run(["add Milk", "quit", "add Eggs"])
+    #expect(!output.contains(warning) && errors.isEmpty)
+    #expect(!output.contains("Eggs"))
+  }
 }
