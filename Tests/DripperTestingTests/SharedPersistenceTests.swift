@@ -179,11 +179,8 @@ import Testing
     let folder = try directory()
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let path = folder + "/list.json"
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/true")
-    try process.run()
-    process.waitUntilExit()
-    let gone = process.processIdentifier
+    // A process number no process has: from the top of the range down.
+    let gone = try #require((1..<4_194_304).reversed().first { kill(pid_t($0), 0) != 0 && errno == ESRCH })
     try Data("half".utf8).write(to: URL(fileURLWithPath: folder + "/.list.json.tmp-\(gone)-0123456789abcdef"))
     try Data("live".utf8).write(to: URL(fileURLWithPath: folder + "/.list.json.tmp-1-0123456789abcdef"))
     #expect(AtomicFile.replace(at: path, with: Array("new".utf8)) == nil)

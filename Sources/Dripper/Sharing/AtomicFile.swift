@@ -193,9 +193,11 @@ package enum AtomicFile {
     let prefix = "." + name + ".tmp-"
     var abandoned: [String] = []
     while let entry = readdir(stream) {
-      let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-      }
+      // Read in place, up to its end: a copy of the whole `d_name` field would read past the
+      // end of a short entry (AddressSanitizer reported it).
+      let nameOffset = MemoryLayout<dirent>.offset(of: \.d_name)!
+      let entryName = String(
+        cString: UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self))
       guard entryName.hasPrefix(prefix) else { continue }
       let rest = entryName.dropFirst(prefix.count)
       guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]), pid > 0 else { continue }
