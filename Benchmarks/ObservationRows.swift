@@ -43,6 +43,70 @@ func observationRows(_ options: BenchmarkOptions) async -> [Row] {
         nanoseconds: time, baseline: size == 10 ? nil : smallRow, target: size == 10 ? nil : 1.5))
   }
 
+  // Issue 43: a large state (100,000 Ints, 800 KB) observed while a million pours change one
+  // element each. Each row is a ratio to a copy of the state measured here, and says its ratio to
+  // the same pours unobserved.
+  let large = 100_000
+  let copyRow = "a copy of a 100000-Int state (memcpy, the cost each per-action copy would add)"
+  var source = Array(repeating: 1, count: large)
+  let copyTime = await measure(options, operations: options.operations(2_000)) {
+    for index in 0..<options.operations(2_000) {
+      var copy = source
+      copy[index % large] &+= 1
+      blackHole(copy)
+    }
+  }
+  source[0] = 2
+  rows.append(Row(group: group, name: copyRow, nanoseconds: copyTime))
+  let unobservedLarge = rows.first {
+    $0.name == "no observers, a state of 100000 elements, one changed per action"
+  }!
+  func largeRow(
+    _ name: String, target: Double?, operations: Int? = nil,
+    observers: [DripperObserver<BigList.State, BigList.Action>] = [],
+    reading: (@Sendable (StationOf<BigList>) async -> Void)? = nil
+  ) async -> Row {
+    let n = operations ?? n
+    let station = Station(
+      initialState: BigList.State(items: Array(repeating: 0, count: large)), observers: observers
+    ) {
+      BigList()
+    }
+    let reader = reading.map { read in Task { await read(station) } }
+    let time = await measure(options, operations: n) {
+      var last: PourTask?
+      for index in 0..<n { last = station.pour(.bump(index % large)) }
+      await last?.finish()
+    }
+    reader?.cancel()
+    await reader?.value
+    let toUnobserved = time / unobservedLarge.nanoseconds
+    let againstCopy = target.map { $0 < 1 } ?? true
+    return Row(
+      group: group, name: name, nanoseconds: time, baseline: againstCopy ? copyRow : unobservedLarge.name,
+      target: target, bound: target.map { $0 * 4 },
+      note: againstCopy
+        ? "\(Report.format2(toUnobserved))x the same pours unobserved"
+        : "\(Report.format2(time / copyTime))x a copy of the state")
+  }
+  rows.append(
+    await largeRow("1,000,000 pours into a 100000-Int state, one `states` reader", target: 0.2) { station in
+      for await state in station.states { blackHole(state.items.count) }
+    })
+  rows.append(
+    await largeRow("1,000,000 pours into a 100000-Int state, one `changes` reader", target: 0.2) { station in
+      for await change in station.changes { blackHole(change.previous?.items.count) }
+    })
+  rows.append(
+    await largeRow(
+      "1,000,000 pours into a 100000-Int state, a `reduced` observer (the new state only)", target: 2,
+      observers: [DripperObserver(reduced: { _, state in blackHole(state.items.count) })]))
+  rows.append(
+    await largeRow(
+      "1,000 pours into a 100000-Int state, a `didReduce` observer (old and new; for contrast)", target: nil,
+      operations: options.operations(1_000),
+      observers: [DripperObserver(didReduce: { transition in blackHole(transition.old.items.count) })]))
+
   let quietRow = "no observers, .increase"
   let quiet = Station(initialState: BigList.State(items: [])) { BigList() }
   let quietTime = await measure(options, operations: n) {

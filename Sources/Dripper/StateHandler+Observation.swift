@@ -38,6 +38,37 @@ extension StateHandler: StateSource {
       detach: { [publishers] in publishers.removeGroupIfEmpty(number, group) { true } }, owner: owner)
   }
 
+  /// The states as their readers ask for them: each reader takes the state on the actor when it
+  /// wakes, so a reduction copies nothing for them (see ``LatestStates``).
+  nonisolated func latestStates() -> StateStream<State> {
+    let latest = self.latest
+    return StateStream(
+      pulling: StatePuller(
+        start: {
+          guard latest.addReader() else { return }
+          let number = self.publishers.addListener(latest) { latest.published() }
+          self.latestListener.withLock { $0 = number }
+        },
+        read: { await self.readLatest() },
+        wait: { seen in await latest.wait(after: seen) },
+        end: {
+          guard latest.removeReader(), let number = self.latestListener.withLock({ $0.take() }) else {
+            return
+          }
+          self.publishers.removeListener(number)
+        }),
+      subscribe: { continuation in
+        await self.subscribe(continuation, key: nil, slice: { $0 }, isDuplicate: nil)
+      })
+  }
+
+  /// The state now, once every action poured before has been reduced, with its version and
+  /// whether the Station is gone.
+  func readLatest() -> (State, UInt64, Bool) {
+    drainMailbox()
+    return (currentState, latest.version, isReleased)
+  }
+
   /// Runs `body` on the actor with the state, once every action poured before has been reduced.
   func withState(_ body: @Sendable (State) -> Void) {
     drainMailbox()

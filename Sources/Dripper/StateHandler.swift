@@ -33,6 +33,10 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
   @usableFromInline nonisolated let events = EventPublisher()
   /// Whether a republication of the state is on its way (see ``requestRepublish()``).
   @usableFromInline nonisolated let republishRequested = Atomic<Bool>(false)
+  /// That the state changed, for the readers of ``Station/states`` (see ``LatestStates``).
+  nonisolated let latest = LatestStates()
+  /// The number of ``latest`` among the publishers while it has readers.
+  nonisolated let latestListener = Lock<UInt64?>(nil)
 
   /// Entry points compiled for the Station's concrete types. The hot path is `@inlinable` so that
   /// it is specialized where the Station is created; callers that only know the handler through a
@@ -358,6 +362,7 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
     let (_, starts) = effects.update { state, after in state.close(&after) }
     startWork(detached: starts)
     publishers.finishAll()
+    latest.finish()
     events.finishAll()
     onEnd?()
   }

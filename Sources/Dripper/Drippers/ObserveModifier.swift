@@ -41,6 +41,7 @@ struct _ObserveModifier<Base: Dripper>: Dripper {
     } else {
       effect = base.reduce(into: &state, action: action)
     }
+    observer.reduced?(action, state)
     guard let sink = observer.effect else { return effect }
     return effect.observed(by: sink)
   }

@@ -39,6 +39,9 @@ public enum DefaultObserver {
         didReduce(Transition(action: transition.action, old: transition.old, new: transition.new))
       }
     }
+    if let reduced = erased.reduced {
+      typed.reduced = { action, state in reduced(action, state) }
+    }
     typed.effect = erased.effect
     typed.diagnostic = erased.diagnostic
     typed.end = erased.end

@@ -20,18 +20,40 @@
 /// Observers are called synchronously: action and transition callbacks on the Station's actor,
 /// in the order of the reductions, and effect callbacks from the effects' tasks. Keep them quick.
 /// Only what an observer asks for is done: the old state is kept for ``didReduce`` alone, and
-/// effects are watched only for an observer with ``effect``.
+/// effects are watched only for an observer with ``effect``. Keeping the old state while the
+/// reduction changes the new one costs a copy of what the reduction changes (a large array, whole)
+/// at every action; an observer that needs only the new state uses ``reduced``, which costs none.
 public struct DripperObserver<State: Sendable, Action: Sendable>: Sendable {
   /// Called before each reduction, with the action and the state it will change.
   public var willReduce: (@Sendable (_ action: Action, _ state: State) -> Void)?
-  /// Called after each reduction, with the action and the state before and after.
+  /// Called after each reduction, with the action and the state before and after. The state before
+  /// is kept while the reduction runs: a copy of what it changes, at every action.
   public var didReduce: (@Sendable (_ transition: Transition<State, Action>) -> Void)?
+  /// Called after each reduction, with the action and the new state: no copy is made for it.
+  public var reduced: (@Sendable (_ action: Action, _ state: State) -> Void)?
   /// Called when an effect starts, finishes, is cancelled, or fails.
   public var effect: (@Sendable (_ event: EffectEvent) -> Void)?
   /// Called with each diagnostic the Station reports. (Station observers only.)
   public var diagnostic: (@Sendable (_ diagnostic: Diagnostic) -> Void)?
   /// Called once, when the Station is released. (Station observers only.)
   public var end: (@Sendable () -> Void)?
+
+  /// Creates an observer of each reduction's action and new state, which copies nothing, and of
+  /// whatever else it needs.
+  ///
+  /// ```swift
+  /// DripperObserver<Todos.State, Todos.Action>(reduced: { _, state in render(state) })
+  /// ```
+  public init(
+    reduced: @escaping @Sendable (_ action: Action, _ state: State) -> Void,
+    willReduce: (@Sendable (_ action: Action, _ state: State) -> Void)? = nil,
+    effect: (@Sendable (_ event: EffectEvent) -> Void)? = nil,
+    diagnostic: (@Sendable (_ diagnostic: Diagnostic) -> Void)? = nil,
+    end: (@Sendable () -> Void)? = nil
+  ) {
+    self.init(willReduce: willReduce, effect: effect, diagnostic: diagnostic, end: end)
+    self.reduced = reduced
+  }
 
   /// Creates an observer from the callbacks it needs.
   public init(
@@ -120,6 +142,12 @@ extension DripperObserver {
         for callback in didReduce { callback(transition) }
       }
     }
+    let reduced = observers.compactMap(\.reduced)
+    if !reduced.isEmpty {
+      combined.reduced = { action, state in
+        for callback in reduced { callback(action, state) }
+      }
+    }
     let effect = observers.compactMap(\.effect)
     if !effect.isEmpty {
       combined.effect = { event in
@@ -143,5 +171,5 @@ extension DripperObserver {
 
   /// Whether the observer watches reductions or effects, which a dripper must be wrapped for.
   @usableFromInline
-  var watchesDripper: Bool { willReduce != nil || didReduce != nil || effect != nil }
+  var watchesDripper: Bool { willReduce != nil || didReduce != nil || reduced != nil || effect != nil }
 }

@@ -87,6 +87,25 @@ final class StatePublishers<State: Sendable>: Sendable {
     return (number, group)
   }
 
+  /// Adds a listener told of each new state without being given it (see ``LatestStates``); returns
+  /// its number for ``removeListener(_:)``, or `nil` once the Station is gone.
+  func addListener(_ listener: any AnyObject & Sendable, receive: @escaping @Sendable () -> Void) -> UInt64? {
+    registry.withLock { registry in
+      guard !registry.isClosed else { return nil }
+      let number = registry.entries.add(Entry(group: listener, receive: { _ in receive() }, key: nil))
+      groupCount.store(registry.entries.count, ordering: .relaxed)
+      return number
+    }
+  }
+
+  /// Removes a listener.
+  func removeListener(_ number: UInt64) {
+    registry.withLock { registry in
+      registry.entries.remove(number)
+      groupCount.store(registry.entries.count, ordering: .relaxed)
+    }
+  }
+
   /// Removes a group, if it has no watchers left.
   @usableFromInline
   func removeGroupIfEmpty(_ number: UInt64, _ group: AnyObject, isEmpty: () -> Bool) {

@@ -5,16 +5,18 @@ extension Station {
   /// for await state in station.states { render(state) }
   /// ```
   ///
-  /// A slow consumer sees the latest state, not a backlog (use
-  /// ``StateStream/buffering(_:)`` with `.unbounded` to see every one). A consumer of the whole state
-  /// holds a copy of it, which makes the next change to a large array copy it: observe a slice with
-  /// ``observe(_:)-(KeyPath<State,Value>Sendable)`` when that is all you need. A scoped Station's
-  /// states are its part of its parent's, delivered only when that part changes (when it is
-  /// `Equatable`).
-  @inlinable
+  /// Each value is the state as it is when the consumer asks for the next one: a slow consumer sees
+  /// the latest state, not a backlog, and the states it skips cost nothing. The state is taken on
+  /// the Station's actor when the consumer's `next()` resumes, so a reduction never copies it for
+  /// the stream; the value the consumer holds shares the state's storage until the next reduction
+  /// changes it, which then copies what it changes (a large array, whole) — once per value taken,
+  /// never once per action. ``StateStream/buffering(_:)`` with `.unbounded` delivers every state
+  /// instead, and keeps each from its reduction until it is taken: a copy per reduction. A scoped
+  /// Station's states are its part of its parent's, delivered only when that part changes (when it
+  /// is `Equatable`).
   public var states: StateStream<State> {
     switch core {
-    case .root(let handler): handler.stream(key: nil, slice: { $0 }, isDuplicate: nil)
+    case .root(let handler): handler.latestStates()
     case .scoped(let scoped): scoped.source.stream(key: nil, slice: { $0 }, isDuplicate: scoped.isDuplicate)
     }
   }

@@ -103,4 +103,58 @@ import Testing
     parent.pour(.child(.increase))
     #expect(await states.next()?.count == 1)
   }
+
+  /// Issue 43: a reader takes the state when it asks, so the states it skips cost nothing, and the
+  /// values come in order, the last one seen before the Station goes, then the end.
+  @Test func aReaderTakesTheLatestStateWhenItAsksThenTheLastOneThenTheEnd() async {
+    var station: StationOf<Board>? = Station(initialState: Board.State()) { Board() }
+    var states = station!.states.makeAsyncIterator()
+    #expect(await states.next()?.count == 0)
+    var last = 0
+    for round in 1...50 {
+      for _ in 0..<100 { station!.pour(.increase) }
+      guard let count = await states.next()?.count else {
+        Issue.record("the stream ended in round \(round)")
+        return
+      }
+      #expect(count > last)
+      last = count
+    }
+    for _ in 0..<7 { station!.pour(.increase) }
+    await station!.reducePending()
+    station = nil
+    // The state the reader had not seen yet, then the end.
+    #expect(await states.next()?.count == 5_007)
+    #expect(await states.next() == nil)
+  }
+
+  /// A task waiting for the next state ends its wait when cancelled.
+  @Test func aReaderWaitingIsCancelled() async {
+    let station = Station(initialState: Board.State()) { Board() }
+    let started = Gate()
+    let reader = Task {
+      var seen = 0
+      for await _ in station.states {
+        seen += 1
+        started.open()
+      }
+      return seen
+    }
+    await started.wait()
+    reader.cancel()
+    #expect(await reader.value == 1)
+    #expect(station.rootHandler!.publishers.count == 0)
+  }
+
+  /// `reduced` is told of each action and the new state, in order, with no state before kept.
+  @Test func aReducedObserverSeesEachNewState() async {
+    let seen = Lock<[Int]>([])
+    let station = Station(
+      initialState: Board.State(),
+      observers: [DripperObserver(reduced: { _, state in seen.withLock { $0.append(state.count) } })]
+    ) { Board() }
+    for _ in 0..<5 { station.pour(.increase) }
+    await station.reducePending()
+    #expect(seen.withLock { $0 } == [1, 2, 3, 4, 5])
+  }
 }
