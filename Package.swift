@@ -46,6 +46,7 @@ let package = Package(
     .testTarget(
       name: "JobQueueTests", dependencies: ["JobQueue", "DripperTesting"], swiftSettings: strict),
     .executableTarget(
-      name: "dripper-bench", dependencies: ["Dripper"], path: "Benchmarks", swiftSettings: strict),
+      name: "dripper-bench", dependencies: ["Dripper"], path: "Benchmarks", exclude: ["README.md"],
+      swiftSettings: strict),
   ]
 )

@@ -45,18 +45,20 @@ DECLARATION = re.compile(
 MARKER = re.compile(r"^<!--\s*snippet:\s*(.*?)\s*-->\s*$")
 
 
-def blocks(path):
-    """Yields (line of the first code line, marker text or None, code lines)."""
+def blocks(path, language="swift", marker_pattern=MARKER):
+    """Yields (line of the first code line, marker text or None, code lines) for each block of
+    `language`; the marker is the HTML comment right above the block (.ci/doc-sessions.py uses
+    this with its own)."""
     lines = path.read_text().splitlines()
     index = 0
     while index < len(lines):
-        if lines[index].strip() == "```swift":
+        if lines[index].strip() == "```" + language:
             marker = None
             back = index - 1
             while back >= 0 and not lines[back].strip():
                 back -= 1
-            if back >= 0 and MARKER.match(lines[back].strip()):
-                marker = MARKER.match(lines[back].strip()).group(1)
+            if back >= 0 and marker_pattern.match(lines[back].strip()):
+                marker = marker_pattern.match(lines[back].strip()).group(1)
             end = index + 1
             while lines[end].strip() != "```":
                 end += 1

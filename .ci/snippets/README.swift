@@ -84,3 +84,11 @@ enum log {
   static func debug(_ message: String) {}
   static func error(_ message: String) {}
 }
+
+// The case paths the README's AppFeature names after writing out `.counter`.
+extension CasePath<AppFeature.Action, PresentationAction<Editor.Action>> {
+  static var editor: Self { Self(AppFeature.Action.editor) { if case .editor(let a) = $0 { a } else { nil } } }
+}
+extension CasePath<AppFeature.Action, IdentifiedAction<Row.State.ID, Row.Action>> {
+  static var rows: Self { Self(AppFeature.Action.rows) { if case .rows(let a) = $0 { a } else { nil } } }
+}

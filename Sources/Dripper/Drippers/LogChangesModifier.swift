@@ -4,13 +4,13 @@ extension Dripper {
   /// ```swift
   /// Station(initialState: Counter.State()) { Counter().logChanges() }
   /// // received action: .increase
-  /// //     Counter.State(
-  /// //   -   count: 0
-  /// //   +   count: 1
-  /// //     )
+  /// //   - Counter.State(count: 0)
+  /// //   + Counter.State(count: 1)
   /// ```
   ///
-  /// A debugging aid: it renders the whole state twice per action. The diff engine is Dripper's
+  /// A state that fits on a line is shown whole, before and after; a larger one is shown field by
+  /// field, with the fields that changed marked `-` and `+`. A debugging aid: it renders the whole
+  /// state twice per action. The diff engine is Dripper's
   /// own, the same that explains failed test assertions.
   ///
   /// - Parameters:

@@ -58,6 +58,10 @@ extension Station {
   }
 
   /// Each state with the one before it, to react to the parts that changed: see ``Changed``.
+  ///
+  /// The first element is the current state, with no state before it (``Changed/previous`` is
+  /// `nil`), so every ``Changed/ifChanged(_:_:)`` runs for it: a consumer draws everything once,
+  /// then only what changes.
   public var changes: StateChanges<State> { StateChanges(states: states) }
 
   /// A memoized projection of the state: see ``Derived``.

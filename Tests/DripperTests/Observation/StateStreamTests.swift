@@ -85,6 +85,9 @@ import Testing
     var changes = station.changes.makeAsyncIterator()
     let first = await changes.next()
     #expect(first?.previous == nil)
+    var firstSeen: [String] = []
+    first?.ifChanged(\.count) { firstSeen.append("count \($0)") }
+    #expect(firstSeen == ["count 0"])  // the first change is the whole current state
     station.pour(.rename("a"))
     let second = await changes.next()!
     var seen: [String] = []
