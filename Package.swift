@@ -24,7 +24,11 @@ let package = Package(
   targets: [
     .target(name: "Dripper", swiftSettings: strict),
     .target(name: "DripperTesting", dependencies: ["Dripper"], swiftSettings: strict),
-    .testTarget(name: "DripperTests", dependencies: ["Dripper", "DripperTesting"], swiftSettings: strict),
+    .testTarget(
+      name: "DripperTests", dependencies: ["Dripper", "DripperTesting", "JournalCrashChild"], swiftSettings: strict),
+    // A process the journal tests kill at random moments (Tests/DripperTests/Journal).
+    .executableTarget(
+      name: "JournalCrashChild", dependencies: ["Dripper"], path: "Tests/JournalCrashChild", swiftSettings: strict),
     .testTarget(name: "DripperTestingTests", dependencies: ["DripperTesting"], swiftSettings: strict),
     .target(
       name: "REPLSupport", dependencies: ["Dripper"], path: "Samples/REPLSupport", swiftSettings: strict),

@@ -1,5 +1,11 @@
 import Dripper
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Every row of the benchmark, in the order printed.
 func allRows(_ options: BenchmarkOptions) async -> [Row] {
   var rows: [Row] = []
@@ -11,6 +17,7 @@ func allRows(_ options: BenchmarkOptions) async -> [Row] {
   if options.includes("entities") { rows += await entityRows(options) }
   if options.includes("sharing") { rows += await sharingRows(options) }
   if options.includes("commit") { rows += await commitRows(options) }
+  if options.includes("journal") { rows += await journalRows(options) }
   if options.includes("producers") { rows += await producerRows(options) }
   return rows
 }
@@ -191,6 +198,19 @@ func profile(_ mode: String) async -> Bool {
     await last?.finish()
   case "awaited":
     for _ in 0..<n { await station.pour(.increase).finish() }
+  case "journalmemory", "journalfile":
+    let journal =
+      mode == "journalmemory"
+      ? Journal.inMemory()
+      : try! Journal.file(at: "/tmp/dripper-bench-profile-\(getpid()).journal", durability: .everyActions(1_000))
+    let recorded = Station(initialState: BenchCounter.State()) {
+      BenchCounter().recording(to: journal) { _ in "increase" }
+    }
+    var last: PourTask?
+    for _ in 0..<n { last = recorded.pour(BenchCounter.Action.increase) }
+    await last?.finish()
+    try? journal.close()
+    unlink("/tmp/dripper-bench-profile-\(getpid()).journal")
   case "shared":
     let counter = Station(initialState: SharedCounter.State(value: Shared(value: 0))) { SharedCounter() }
     for _ in 0..<n { counter.pour(.incrementShared) }

@@ -88,7 +88,7 @@ package enum AtomicFile {
   }
 
   /// Why a file of `mode` is not read, if it is not a regular file.
-  private static func refusal(forReading mode: mode_t) -> String? {
+  static func refusal(forReading mode: mode_t) -> String? {
     switch mode & S_IFMT {
     case S_IFREG: nil
     case S_IFDIR: "it is a directory"
@@ -146,7 +146,7 @@ package enum AtomicFile {
   }
 
   /// Writes every byte, through interruptions; the error of a write that failed (a full disk).
-  private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Failure? {
+  static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Failure? {
     var offset = 0
     while offset < bytes.count {
       let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
@@ -161,7 +161,7 @@ package enum AtomicFile {
   }
 
   /// Syncs the directory, so that the rename in it survives a crash.
-  private static func syncDirectory(_ directory: String) -> Failure? {
+  static func syncDirectory(_ directory: String) -> Failure? {
     let descriptor = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard descriptor >= 0 else { return Failure(code: errno) }
     defer { close(descriptor) }
@@ -214,7 +214,7 @@ package enum AtomicFile {
 
   /// The file a chain of symbolic links at `path` leads to (even one that does not exist yet), or
   /// `path` itself; an error for a loop, or a chain longer than 32.
-  private static func resolvingLinks(_ path: String) -> Result<String, Failure> {
+  static func resolvingLinks(_ path: String) -> Result<String, Failure> {
     var path = path
     for _ in 0..<32 {
       var status = stat()

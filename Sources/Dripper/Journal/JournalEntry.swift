@@ -1,0 +1,224 @@
+/// One action a recording Station reduced: its place in the journal, the action as the recording's
+/// encoder wrote it, and a hash of the state it left, when the recording hashes states.
+///
+/// ```swift
+/// for entry in journal.entries {
+///   print(entry.sequence, entry.action)   // 1 increase, 2 set 42, …
+/// }
+/// ```
+public struct JournalEntry: Sendable, Equatable, CustomStringConvertible {
+  /// The entry's number: 1 for the first action a journal ever recorded, one more for each after
+  /// it, across restarts and snapshots.
+  public let sequence: UInt64
+  /// The action, encoded by the recording's `encode`.
+  public let action: String
+  /// The ``StateHash`` of the state the action left, or `nil` when the recording does not hash.
+  public let stateHash: UInt64?
+
+  /// An entry.
+  public init(sequence: UInt64, action: String, stateHash: UInt64?) {
+    self.sequence = sequence
+    self.action = action
+    self.stateHash = stateHash
+  }
+
+  /// The entry as one line of a journal file, without its newline.
+  public var description: String { String(decoding: JournalLine.encode(self), as: UTF8.self) }
+}
+
+/// The text of a journal file: a header line, then one line per entry.
+///
+/// ```
+/// dripper-journal 1
+/// 1 9f2c4e01a3b5d7e8 increase 5d41402abc4b2a76
+/// 2 - set 42 0cc175b9c0f1b6a8
+/// ```
+///
+/// An entry's line is its sequence number, the state's hash in hexadecimal (`-` for none), the
+/// action, with `\`, newlines and carriage returns escaped (`\\`, `\n`, `\r`) so that every entry
+/// is one line whatever its action holds, and a checksum of what comes before it on the line
+/// (64-bit FNV-1a). The checksum tells a whole line from a torn one: a line a crash cut short, or
+/// the garbage a crash may leave in a file's last block.
+enum JournalLine {
+  /// The first line of every journal file.
+  static let header: [UInt8] = Array("dripper-journal 1\n".utf8)
+
+  /// `entry` as a line, without its newline.
+  static func encode(_ entry: JournalEntry) -> [UInt8] {
+    var line: [UInt8] = []
+    line.reserveCapacity(entry.action.utf8.count + 44)
+    append(entry, to: &line)
+    line.removeLast()
+    return line
+  }
+
+  /// Appends `entry`'s line, with its newline, to `bytes`.
+  static func append(_ entry: JournalEntry, to bytes: inout [UInt8]) {
+    append(sequence: entry.sequence, action: entry.action, stateHash: entry.stateHash, to: &bytes)
+  }
+
+  /// Appends an entry's line, with its newline, to `bytes`: what a file journal does for each
+  /// action, so nothing in it allocates but the growth of `bytes`.
+  static func append(sequence: UInt64, action: String, stateHash: UInt64?, to bytes: inout [UInt8]) {
+    let start = bytes.count
+    appendDecimal(sequence, to: &bytes)
+    bytes.append(space)
+    if let stateHash { appendHex(stateHash, to: &bytes) } else { bytes.append(dash) }
+    bytes.append(space)
+    var action = action
+    action.withUTF8 { text in
+      if !text.contains(where: { $0 == backslash || $0 == newline || $0 == carriageReturn }) {
+        bytes.append(contentsOf: text)
+        return
+      }
+      for byte in text {
+        switch byte {
+        case backslash: bytes.append(contentsOf: [backslash, backslash])
+        case newline: bytes.append(contentsOf: [backslash, UInt8(ascii: "n")])
+        case carriageReturn: bytes.append(contentsOf: [backslash, UInt8(ascii: "r")])
+        default: bytes.append(byte)
+        }
+      }
+    }
+    var checksum = FNV1a()
+    bytes.withUnsafeBufferPointer { checksum.add($0[start...]) }
+    bytes.append(space)
+    appendHex(checksum.value, to: &bytes)
+    bytes.append(newline)
+  }
+
+  /// Why a line is not an entry: what it is, for the error that names it.
+  enum Damage: Error, Equatable {
+    case malformed
+    case checksum
+  }
+
+  /// The entry on `line` (without its newline).
+  static func decode(_ line: ArraySlice<UInt8>) -> Result<JournalEntry, Damage> {
+    guard let last = line.lastIndex(of: space), let checksum = hex(line[(last + 1)...]) else {
+      return .failure(.malformed)
+    }
+    let checked = line[..<last]
+    var actual = FNV1a()
+    actual.add(checked)
+    guard actual.value == checksum else { return .failure(.checksum) }
+    let fields = checked.split(separator: space, maxSplits: 2, omittingEmptySubsequences: false)
+    guard fields.count == 3, let sequence = decimal(fields[0]), sequence > 0 else {
+      return .failure(.malformed)
+    }
+    let stateHash: UInt64?
+    if fields[1].elementsEqual([dash]) {
+      stateHash = nil
+    } else if let hash = hex(fields[1]) {
+      stateHash = hash
+    } else {
+      return .failure(.malformed)
+    }
+    guard let action = unescape(fields[2]) else { return .failure(.malformed) }
+    return .success(JournalEntry(sequence: sequence, action: action, stateHash: stateHash))
+  }
+
+  // MARK: - Fields
+
+  static let space = UInt8(ascii: " ")
+  static let dash = UInt8(ascii: "-")
+  static let newline = UInt8(ascii: "\n")
+  static let carriageReturn = UInt8(ascii: "\r")
+  static let backslash = UInt8(ascii: "\\")
+
+  static func appendDecimal(_ value: UInt64, to bytes: inout [UInt8]) {
+    var digits = 1
+    var rest = value / 10
+    while rest > 0 {
+      digits += 1
+      rest /= 10
+    }
+    let start = bytes.count
+    bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
+    var remaining = value
+    var index = start + digits - 1
+    while remaining > 0 {
+      bytes[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
+      remaining /= 10
+      index -= 1
+    }
+  }
+
+  /// 16 lowercase hexadecimal digits.
+  static func appendHex(_ value: UInt64, to bytes: inout [UInt8]) {
+    let start = bytes.count
+    bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: 16))
+    var remaining = value
+    for index in stride(from: start + 15, through: start, by: -1) {
+      let digit = UInt8(remaining & 0xf)
+      bytes[index] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
+      remaining >>= 4
+    }
+  }
+
+  static func decimal(_ field: ArraySlice<UInt8>) -> UInt64? {
+    guard !field.isEmpty, field.count <= 20 else { return nil }
+    var value: UInt64 = 0
+    for byte in field {
+      guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+      let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+      let (sum, overflowed) = times.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
+      guard !overflow, !overflowed else { return nil }
+      value = sum
+    }
+    return value
+  }
+
+  static func hex(_ field: ArraySlice<UInt8>) -> UInt64? {
+    guard field.count == 16 else { return nil }
+    var value: UInt64 = 0
+    for byte in field {
+      let digit: UInt8
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+      default: return nil
+      }
+      value = value << 4 | UInt64(digit)
+    }
+    return value
+  }
+
+  /// The action an escaped field holds; `nil` if an escape is unknown or the text is not UTF-8.
+  static func unescape(_ field: ArraySlice<UInt8>) -> String? {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(field.count)
+    var escaping = false
+    for byte in field {
+      if escaping {
+        switch byte {
+        case backslash: bytes.append(backslash)
+        case UInt8(ascii: "n"): bytes.append(newline)
+        case UInt8(ascii: "r"): bytes.append(carriageReturn)
+        default: return nil
+        }
+        escaping = false
+      } else if byte == backslash {
+        escaping = true
+      } else {
+        bytes.append(byte)
+      }
+    }
+    guard !escaping else { return nil }
+    return String(validating: bytes, as: UTF8.self)
+  }
+}
+
+/// The 64-bit FNV-1a hash: a checksum of a journal's lines, and the hash ``StateHash/dump`` takes
+/// of a state's text. Not a cryptographic hash: it tells torn lines and changed states apart, and
+/// is the same in every process and on every platform, which `Hasher` is not.
+struct FNV1a {
+  private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+  mutating func add(_ bytes: some Sequence<UInt8>) {
+    for byte in bytes {
+      value ^= UInt64(byte)
+      value &*= 0x0000_0100_0000_01b3
+    }
+  }
+}

@@ -1,0 +1,188 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Why a journal or a snapshot could not be read, written or recovered, in one line.
+public struct JournalError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The explanation, naming the file.
+  public let message: String
+
+  /// An error saying `message`.
+  public init(_ message: String) { self.message = message }
+
+  /// The explanation.
+  public var description: String { message }
+
+  init(_ path: String, _ failure: AtomicFile.Failure) {
+    self.init("\(path): \(failure.reason)")
+  }
+}
+
+/// What reading a journal file found: its entries, and the torn last line it ignored, if any.
+public struct JournalContents: Sendable, Equatable {
+  /// The entries, in order.
+  public var entries: [JournalEntry]
+  /// What was ignored at the end of the file: a last line that a crash cut short or left
+  /// garbled, as a one-line note; `nil` when the file ends with a whole line.
+  public var tornTail: String?
+
+  /// Contents.
+  public init(entries: [JournalEntry], tornTail: String?) {
+    self.entries = entries
+    self.tornTail = tornTail
+  }
+}
+
+/// Reads a journal file from start to end, one entry at a time, without holding it whole.
+///
+/// Every line but the last must be a whole entry, numbered one more than the entry before it: a
+/// damaged line in the middle is corruption, and the read fails naming it. The last line alone
+/// may be torn, since a crash can cut a write short; it is ignored, and reported in
+/// ``JournalScan/tornTail``.
+struct JournalReader {
+  /// The most one line may hold: a line longer than this is corruption, not read into memory.
+  static let lineLimit = AtomicFile.sizeLimit
+
+  /// What a read found.
+  struct JournalScan {
+    /// The last entry's sequence number, if there was an entry.
+    var lastSequence: UInt64?
+    /// How many bytes from the start are whole lines (the header included); what follows them is
+    /// the torn tail.
+    var validLength: Int = 0
+    /// What was ignored at the end.
+    var tornTail: String?
+  }
+
+  /// Reads the open file `descriptor` (named `path` in errors) from its start, calling `each` with
+  /// every entry in order.
+  static func scan(
+    _ descriptor: Int32, path: String, each: (JournalEntry) throws(JournalError) -> Void
+  ) throws(JournalError) -> JournalScan {
+    var scan = JournalScan()
+    var line: [UInt8] = []
+    var lineNumber = 0
+    var offset = 0
+    var sawHeader = false
+    var damagedLine: (number: Int, damage: JournalLine.Damage, length: Int)?
+    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    guard lseek(descriptor, 0, SEEK_SET) == 0 else { throw JournalError(path, .init(code: errno)) }
+    while true {
+      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw JournalError(path, .init(code: errno))
+      }
+      if count == 0 { break }
+      var start = 0
+      while start < count {
+        guard let end = chunk[start..<count].firstIndex(of: JournalLine.newline) else {
+          line += chunk[start..<count]
+          guard line.count <= lineLimit else {
+            throw JournalError("\(path): line \(lineNumber + 1) is longer than \(lineLimit >> 20) MiB")
+          }
+          break
+        }
+        line += chunk[start..<end]
+        start = end + 1
+        lineNumber += 1
+        let length = line.count + 1
+        defer {
+          offset += length
+          line.removeAll(keepingCapacity: true)
+        }
+        // A damaged line followed by another whole line is not a torn tail.
+        if let damaged = damagedLine {
+          throw JournalError("\(path): line \(damaged.number) is corrupt (\(describe(damaged.damage)))")
+        }
+        if !sawHeader {
+          guard line.elementsEqual(JournalLine.header.dropLast()) else {
+            throw JournalError("\(path) is not a Dripper journal (its first line is not 'dripper-journal 1')")
+          }
+          sawHeader = true
+          scan.validLength = offset + length
+          continue
+        }
+        switch JournalLine.decode(line[...]) {
+        case .failure(let damage):
+          damagedLine = (lineNumber, damage, length)
+        case .success(let entry):
+          if let last = scan.lastSequence, entry.sequence != last + 1 {
+            throw JournalError(
+              "\(path): line \(lineNumber) is corrupt (entry \(entry.sequence) follows entry \(last))")
+          }
+          try each(entry)
+          scan.lastSequence = entry.sequence
+          scan.validLength = offset + length
+        }
+      }
+    }
+    if let damaged = damagedLine {
+      scan.tornTail =
+        "\(path): ignored its last line, \(damaged.length) bytes (\(describe(damaged.damage))): a write a crash cut short"
+    } else if !line.isEmpty {
+      if !sawHeader, !JournalLine.header.starts(with: line) {
+        throw JournalError("\(path) is not a Dripper journal (its first line is not 'dripper-journal 1')")
+      }
+      scan.tornTail = "\(path): ignored \(line.count) bytes after its last whole line: a write a crash cut short"
+    }
+    return scan
+  }
+
+  private static func describe(_ damage: JournalLine.Damage) -> String {
+    switch damage {
+    case .malformed: "not an entry"
+    case .checksum: "its checksum does not match"
+    }
+  }
+
+  /// Opens `path` for reading: only a regular file (a FIFO never blocks the open), through the
+  /// links at the path. `nil` when there is no file.
+  static func openForReading(_ path: String) throws(JournalError) -> Int32? {
+    let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      if errno == ENOENT { return nil }
+      throw JournalError(path, .init(code: errno))
+    }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else {
+      let failure = AtomicFile.Failure(code: errno)
+      close(descriptor)
+      throw JournalError(path, failure)
+    }
+    if let refusal = AtomicFile.refusal(forReading: status.st_mode) {
+      close(descriptor)
+      throw JournalError("\(path): \(refusal)")
+    }
+    return descriptor
+  }
+}
+
+extension Journal {
+  /// Reads the journal file at `path`: its entries, and the torn last line it ignored, if any.
+  ///
+  /// ```swift
+  /// let contents = try Journal.read(at: "app.journal")
+  /// let (state, report) = AppFeature().replay(contents.entries, from: App.State(), decode: App.Action.init)
+  /// ```
+  ///
+  /// A missing file has no entries. A damaged line other than the last, entries out of order, or a
+  /// file that is not a journal, is an error; a torn last line is not (see
+  /// ``JournalContents/tornTail``).
+  public static func read(at path: String) throws(JournalError) -> JournalContents {
+    guard let descriptor = try JournalReader.openForReading(path) else {
+      return JournalContents(entries: [], tornTail: nil)
+    }
+    defer { closeFile(descriptor) }
+    var entries: [JournalEntry] = []
+    let scan = try JournalReader.scan(descriptor, path: path) { entries.append($0) }
+    return JournalContents(entries: entries, tornTail: scan.tornTail)
+  }
+}
+
+/// Closes a file, where a method named `close` would hide the C library's.
+func closeFile(_ descriptor: Int32) {
+  close(descriptor)
+}

@@ -1,0 +1,213 @@
+import Synchronization
+import Testing
+
+@testable import Dripper
+
+/// A feature whose effects pour back and whose actions `.send` follow-ups: everything a journal
+/// must record, in the order the Station reduces it.
+private struct JournaledTimer: Dripper {
+  struct State: Equatable, Sendable {
+    var ticks = 0
+    var log: [String] = []
+  }
+  enum Action: Equatable, Sendable {
+    case start(Int)
+    case tick
+    case note(String)
+  }
+
+  var body: some DripperOf<Self> {
+    Drip { state, action in
+      switch action {
+      case .start(let count):
+        state.log.append("start \(count)")
+        return .merge(
+          .send(.note("started")),
+          .run { pour in
+            for _ in 0..<count { await pour(.tick) }
+          })
+      case .tick:
+        state.ticks += 1
+        return .none
+      case .note(let text):
+        state.log.append(text)
+        return .none
+      }
+    }
+  }
+}
+
+extension JournaledTimer.Action {
+  /// The journal's text of an action.
+  var journaled: String {
+    switch self {
+    case .start(let count): "start \(count)"
+    case .tick: "tick"
+    case .note(let text): "note \(text)"
+    }
+  }
+
+  init(journaled text: String) throws {
+    if text == "tick" {
+      self = .tick
+    } else if text.hasPrefix("start "), let count = Int(text.dropFirst(6)) {
+      self = .start(count)
+    } else if text.hasPrefix("note ") {
+      self = .note(String(text.dropFirst(5)))
+    } else {
+      throw JournalError("not an action: \(text)")
+    }
+  }
+}
+
+/// A reducer that reads a global value instead of a dependency: what a replay must find.
+private let wallClock = Atomic<Int>(0)
+
+private struct Stamper: Dripper {
+  struct State: Equatable, Sendable {
+    var stamps: [Int] = []
+    var count = 0
+  }
+  enum Action: Equatable, Sendable {
+    case stamp
+    case count
+  }
+  /// Whether `count` adds 2 instead of 1: the reducer changed since the recording.
+  var countsTwice = false
+
+  var body: some DripperOf<Self> {
+    Drip { state, action in
+      switch action {
+      case .stamp: state.stamps.append(wallClock.add(1, ordering: .relaxed).newValue)
+      case .count: state.count += countsTwice ? 2 : 1
+      }
+      return .none
+    }
+  }
+}
+
+@Suite struct JournalTests {
+  @Test func aRecordingStationJournalsEveryActionInTheOrderItReducesThem() async {
+    let journal = Journal.inMemory()
+    let station = Station(initialState: JournaledTimer.State()) {
+      JournaledTimer().recording(to: journal, hashing: .dump) { $0.journaled }
+    }
+    await station.pour(.start(3)).finish()
+    await station.pour(.note("done")).finish()
+
+    let entries = journal.entries
+    #expect(entries.map(\.action) == ["start 3", "note started", "tick", "tick", "tick", "note done"])
+    #expect(entries.map(\.sequence) == [1, 2, 3, 4, 5, 6])
+    #expect(journal.lastSequence == 6)
+    let final = await station.state
+    #expect(entries.last?.stateHash == StateHash<JournaledTimer.State>.dump(final))
+  }
+
+  @Test func replayingAJournalGivesTheSameStateWithNoEffectRun() async {
+    let journal = Journal.inMemory()
+    let station = Station(initialState: JournaledTimer.State()) {
+      JournaledTimer().recording(to: journal, hashing: .dump) { $0.journaled }
+    }
+    await station.pour(.start(5)).finish()
+    let recorded = await station.state
+
+    // The `start` in the journal returns an effect that would pour five more ticks: not run.
+    let (state, report) = JournaledTimer().replay(journal.entries, from: JournaledTimer.State(), hashing: .dump) {
+      try JournaledTimer.Action(journaled: $0)
+    }
+    #expect(state == recorded)
+    #expect(report == ReplayReport(replayed: 7, lastSequence: 7, divergence: nil, failure: nil))
+  }
+
+  @Test func anActionThatDoesNotDecodeStopsTheReplayBeforeIt() {
+    let entries = [
+      JournalEntry(sequence: 1, action: "tick", stateHash: nil),
+      JournalEntry(sequence: 2, action: "jump", stateHash: nil),
+      JournalEntry(sequence: 3, action: "tick", stateHash: nil),
+    ]
+    let (state, report) = JournaledTimer().replay(entries, from: JournaledTimer.State()) { try JournaledTimer.Action(journaled: $0) }
+    #expect(state.ticks == 1)
+    #expect(report.replayed == 1)
+    #expect(report.failure?.message == "entry 2 (jump) could not be decoded: not an action: jump")
+  }
+
+  @Test func aReducerThatReadsAGlobalIsFoundWithADiffOfTwoReductions() async {
+    let journal = Journal.inMemory()
+    let station = Station(initialState: Stamper.State()) {
+      Stamper().recording(to: journal, hashing: .dump) { "\($0)" }
+    }
+    await station.pour(.count).finish()
+    await station.pour(.stamp).finish()
+    await station.pour(.count).finish()
+
+    let (_, report) = Stamper().replay(journal.entries, from: Stamper.State(), hashing: .dump) {
+      $0 == "stamp" ? .stamp : .count
+    }
+    let divergence = try! #require(report.divergence)
+    #expect(divergence.sequence == 2)
+    #expect(divergence.action == "stamp")
+    #expect(divergence.explanation.first?.contains("gives another state each time") == true)
+    #expect(divergence.explanation.contains { $0.hasPrefix("-") } && divergence.explanation.contains { $0.hasPrefix("+") })
+    // The replay goes on past it.
+    #expect(report.replayed == 3)
+  }
+
+  @Test func aReducerChangedSinceTheRecordingIsFoundWithWhatTheActionDid() async {
+    let journal = Journal.inMemory()
+    let station = Station(initialState: Stamper.State()) {
+      Stamper().recording(to: journal, hashing: .dump) { "\($0)" }
+    }
+    await station.pour(.count).finish()
+
+    let (state, report) = Stamper(countsTwice: true).replay(
+      journal.entries, from: Stamper.State(), hashing: .dump
+    ) { _ in .count }
+    #expect(state.count == 2)
+    let divergence = try! #require(report.divergence)
+    #expect(divergence.sequence == 1)
+    #expect(divergence.explanation.first?.contains("gives the same state each time") == true)
+    #expect(divergence.explanation.contains("-   count: 0") || divergence.explanation.contains { $0.contains("count: 0") })
+    #expect(divergence.description.hasPrefix("entry 1 (count): the state hashes to "))
+  }
+
+  @Test func withoutHashesAReplayChecksNothing() async {
+    let journal = Journal.inMemory()
+    let station = Station(initialState: Stamper.State()) {
+      Stamper().recording(to: journal) { "\($0)" }
+    }
+    await station.pour(.stamp).finish()
+    #expect(journal.entries.map(\.stateHash) == [nil])
+    let (_, report) = Stamper().replay(journal.entries, from: Stamper.State(), hashing: .dump) { _ in .stamp }
+    #expect(report.divergence == nil)
+  }
+
+  @Test func theDumpHashIsTheSameForEqualStatesAndDiffersForOthers() {
+    let hash = StateHash<JournaledTimer.State>.dump
+    #expect(hash(JournaledTimer.State(ticks: 1, log: ["a"])) == hash(JournaledTimer.State(ticks: 1, log: ["a"])))
+    #expect(hash(JournaledTimer.State(ticks: 1, log: ["a"])) != hash(JournaledTimer.State(ticks: 2, log: ["a"])))
+    #expect(hash(JournaledTimer.State(ticks: 1, log: ["a"])) != hash(JournaledTimer.State(ticks: 1, log: ["a", ""])))
+  }
+
+  @Test func anEntryIsOneLineWhateverItsActionHolds() {
+    let actions = ["plain", "", "two\nlines", "back\\slash\\n", "carriage\r\nreturn", "ünïcödé 🎉", "  spaced  "]
+    for (index, action) in actions.enumerated() {
+      let entry = JournalEntry(sequence: UInt64(index + 1), action: action, stateHash: index.isMultiple(of: 2) ? 42 : nil)
+      let line = entry.description
+      #expect(!line.contains("\n") && !line.contains("\r"))
+      let decoded = JournalLine.decode(Array(line.utf8)[...])
+      #expect(decoded == .success(entry))
+    }
+  }
+
+  @Test func aLineWithAnyByteChangedIsNotTakenForAnEntry() {
+    let line = Array(JournalEntry(sequence: 12, action: "add 5", stateHash: 7).description.utf8)
+    for index in line.indices {
+      var damaged = line
+      damaged[index] = damaged[index] == UInt8(ascii: "0") ? UInt8(ascii: "1") : UInt8(ascii: "0")
+      if case .success = JournalLine.decode(damaged[...]) {
+        Issue.record("byte \(index) changed and the line still decoded: \(String(decoding: damaged, as: UTF8.self))")
+      }
+    }
+    #expect(JournalLine.decode(line.dropLast(3)) != .success(JournalEntry(sequence: 12, action: "add 5", stateHash: 7)))
+  }
+}
