@@ -120,7 +120,7 @@ public final class DurableJournal<State: Sendable, Action: Sendable>: Sendable {
       }
       try folder.fold(entry, decode: decodeAction)
     }
-    let journal = Journal(storage: .file(file))
+    let journal = Journal(file: file)
     let recovery = JournalRecovery(
       snapshotSequence: snapshot?.sequence, replayed: folder.report.replayed,
       lastSequence: file.lastSequence, tornTail: file.tornTail, divergence: folder.report.divergence)
@@ -134,7 +134,7 @@ public final class DurableJournal<State: Sendable, Action: Sendable>: Sendable {
 
   /// The recording a recovered Station runs: each entry, and a snapshot every `snapshotEvery`.
   func recording<D: Dripper<State, Action>>(_ dripper: D, to journal: Journal) -> some Dripper<State, Action> {
-    guard case .file(let file) = journal.storage else { preconditionFailure("a durable journal is a file") }
+    guard let file = journal.file else { preconditionFailure("a durable journal is a file") }
     let every = snapshotEvery
     let encodeState = encodeState
     let path = snapshotPath

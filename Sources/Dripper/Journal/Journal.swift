@@ -36,34 +36,60 @@ public enum JournalDurability: Sendable, Equatable {
 /// keeping the entries to write them again at the next flush: nothing is dropped quietly. See
 /// ``JournalDurability`` for what a crash may lose, and ``JournalLine`` for the format.
 public final class Journal: Sendable {
-  enum Storage: Sendable {
-    case memory(MemoryJournal)
-    case file(JournalFile)
-  }
-
-  /// The entries of a journal in memory.
+  /// The entries of a journal in memory, in chunks of a fixed size: an append never copies the
+  /// entries before it (a single array would copy them all each time it grew, holding the lock
+  /// for as long), and a chunk freed is reused by the allocator.
   final class MemoryJournal: Sendable {
+    static let chunkSize = 1_024
+
     struct Contents {
-      var entries: [JournalEntry] = []
+      var full: [[JournalEntry]] = []
+      var current: [JournalEntry] = []
       var lastSequence: UInt64 = 0
+
+      mutating func append(_ entry: JournalEntry) {
+        if current.count == current.capacity {
+          if !current.isEmpty { full.append(current) }
+          current = []
+          current.reserveCapacity(MemoryJournal.chunkSize)
+        }
+        current.append(entry)
+      }
+
+      var entries: [JournalEntry] {
+        var entries: [JournalEntry] = []
+        entries.reserveCapacity(full.count * MemoryJournal.chunkSize + current.count)
+        for chunk in full { entries += chunk }
+        entries += current
+        return entries
+      }
     }
 
     let contents = Lock(Contents())
   }
 
-  let storage: Storage
+  /// Exactly one of the two is set. Two optional stored properties rather than an enum: an
+  /// append reads one in place, where a switch over an enum's payload retained and released it.
+  let memory: MemoryJournal?
+  let file: JournalFile?
 
-  init(storage: Storage) {
-    self.storage = storage
+  init(memory: MemoryJournal) {
+    self.memory = memory
+    self.file = nil
+  }
+
+  init(file: JournalFile) {
+    self.memory = nil
+    self.file = file
   }
 
   deinit {
-    if case .file(let file) = storage { file.shutDown(waiting: false) }
+    file?.shutDown(waiting: false)
   }
 
   /// A journal that keeps its entries in memory, numbered from 1.
   public static func inMemory() -> Journal {
-    Journal(storage: .memory(MemoryJournal()))
+    Journal(memory: MemoryJournal())
   }
 
   /// A journal that appends to the file at `path`, creating it if there is none.
@@ -76,60 +102,48 @@ public final class Journal: Sendable {
   public static func file(
     at path: String, durability: JournalDurability = .everyActions(1_000)
   ) throws(JournalError) -> Journal {
-    Journal(storage: .file(try JournalFile(path: path, durability: durability, afterSequence: 0)))
+    Journal(file: try JournalFile(path: path, durability: durability, afterSequence: 0))
   }
 
   /// The entries recorded, in order: those of a journal in memory. A file journal keeps none in
   /// memory; read its file with ``read(at:)``.
   public var entries: [JournalEntry] {
-    switch storage {
-    case .memory(let memory): memory.contents.withLock { $0.entries }
-    case .file: []
-    }
+    memory?.contents.withLock { $0.entries } ?? []
   }
 
   /// The number of the last entry recorded (written or still waiting to be); 0 before the first.
   public var lastSequence: UInt64 {
-    switch storage {
-    case .memory(let memory): memory.contents.withLock { $0.lastSequence }
-    case .file(let file): file.lastSequence
-    }
+    memory?.contents.withLock { $0.lastSequence } ?? file?.lastSequence ?? 0
   }
 
   /// What was cut off the end of the file when it was opened: a last line a crash tore.
   public var tornTail: String? {
-    if case .file(let file) = storage { file.tornTail } else { nil }
+    file?.tornTail
   }
 
   /// Writes and syncs the entries still waiting: when it returns without throwing, every entry
   /// recorded before the call is on disk. Does nothing for a journal in memory.
   public func flush() throws(JournalError) {
-    if case .file(let file) = storage, let error = file.flush() { throw error }
+    if let error = file?.flush() { throw error }
   }
 
   /// Flushes, then closes the file: recording to it afterwards is reported as an error. Closing
   /// is optional (a journal released is flushed and closed by its thread), but only `close()`
   /// says whether the last flush succeeded.
   public func close() throws(JournalError) {
-    guard case .file(let file) = storage else { return }
-    if let error = file.shutDown(waiting: true) { throw error }
+    if let error = file?.shutDown(waiting: true) { throw error }
   }
 
   /// Records an action's entry; returns its sequence number and a write error not reported yet.
   @usableFromInline
   func append(action: String, stateHash: UInt64?) -> (sequence: UInt64, error: JournalError?) {
-    switch storage {
-    case .memory(let memory):
-      let sequence = memory.contents.withLock { journal in
-        journal.lastSequence += 1
-        journal.entries.append(
-          JournalEntry(sequence: journal.lastSequence, action: action, stateHash: stateHash))
-        return journal.lastSequence
-      }
-      return (sequence, nil)
-    case .file(let file):
-      return file.append(action: action, stateHash: stateHash)
+    if let file { return file.append(action: action, stateHash: stateHash) }
+    let sequence = memory!.contents.withLock { journal in
+      journal.lastSequence += 1
+      journal.append(JournalEntry(sequence: journal.lastSequence, action: action, stateHash: stateHash))
+      return journal.lastSequence
     }
+    return (sequence, nil)
   }
 }
 

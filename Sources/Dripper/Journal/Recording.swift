@@ -122,6 +122,18 @@ struct _RecordingModifier<Base: Dripper>: Dripper {
   func _build() -> _Reduction<Base.State, Base.Action> {
     let built = base._build()
     let reduce = built.reduce
+    guard stateHash != nil || recorded != nil else {
+      // Only the action: the closure holds no more than it calls.
+      let journal = journal
+      let encode = encode
+      return _Reduction(
+        reduce: { state, action in
+          let effect = reduce(&state, action)
+          guard let error = journal.append(action: encode(action), stateHash: nil).error else { return effect }
+          return effect.merge(with: .report(Journal.diagnostic(for: error)))
+        },
+        audit: built.audit)
+    }
     return _Reduction(
       reduce: { state, action in
         let effect = reduce(&state, action)
