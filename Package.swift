@@ -25,10 +25,12 @@ let package = Package(
     .target(name: "Dripper", swiftSettings: strict),
     .target(name: "DripperTesting", dependencies: ["Dripper"], swiftSettings: strict),
     .testTarget(
-      name: "DripperTests", dependencies: ["Dripper", "DripperTesting", "JournalCrashChild"], swiftSettings: strict),
+      name: "DripperTests", dependencies: ["Dripper", "DripperTesting", "JournalCrashChild"],
+      swiftSettings: strict),
     // A process the journal tests kill at random moments (Tests/DripperTests/Journal).
     .executableTarget(
-      name: "JournalCrashChild", dependencies: ["Dripper"], path: "Tests/JournalCrashChild", swiftSettings: strict),
+      name: "JournalCrashChild", dependencies: ["Dripper"], path: "Tests/JournalCrashChild",
+      swiftSettings: strict),
     .testTarget(name: "DripperTestingTests", dependencies: ["DripperTesting"], swiftSettings: strict),
     .target(
       name: "REPLSupport", dependencies: ["Dripper"], path: "Samples/REPLSupport", swiftSettings: strict),

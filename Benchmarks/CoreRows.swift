@@ -202,7 +202,8 @@ func profile(_ mode: String) async -> Bool {
     let journal =
       mode == "journalmemory"
       ? Journal.inMemory()
-      : try! Journal.file(at: "/tmp/dripper-bench-profile-\(getpid()).journal", durability: .everyActions(1_000))
+      : try! Journal.file(
+        at: "/tmp/dripper-bench-profile-\(getpid()).journal", durability: .everyActions(1_000))
     let recorded = Station(initialState: BenchCounter.State()) {
       BenchCounter().recording(to: journal) { _ in "increase" }
     }

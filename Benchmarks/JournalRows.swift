@@ -36,7 +36,9 @@ func journalRows(_ options: BenchmarkOptions) async -> [Row] {
       },
       {
         fileNumber += 1
-        guard let journal = try? Journal.file(at: "\(directory)/\(fileNumber).journal", durability: .everyActions(1_000))
+        guard
+          let journal = try? Journal.file(
+            at: "\(directory)/\(fileNumber).journal", durability: .everyActions(1_000))
         else { fatalError("dripper-bench: no journal file in \(directory)") }
         let station = Station(initialState: BenchCounter.State()) {
           BenchCounter().recording(to: journal, encode: encode)
@@ -70,7 +72,9 @@ func journalRows(_ options: BenchmarkOptions) async -> [Row] {
   rows.append(
     Row(
       group: group, name: "a replay of 1,000,000 entries, one small action each", nanoseconds: replay,
-      note: "\(Int(1e9 / replay / 1e3)) thousand entries a second; target >= 1,000,000 a second: \(replay <= 1_000 ? "met" : "MISSED")"))
+      note:
+        "\(Int(1e9 / replay / 1e3)) thousand entries a second; target >= 1,000,000 a second: \(replay <= 1_000 ? "met" : "MISSED")"
+    ))
   return rows
 }
 

@@ -6,6 +6,9 @@ import Synchronization
 enum TestAction<Action: Sendable>: Sendable {
   case poured(Action)
   case received(Action)
+  /// An action of a journal ``TestStation/replay(_:hashing:decode:fileID:filePath:line:column:)``
+  /// folds: reduced as poured, with its effects dropped (what they poured is in the journal).
+  case replayed(Action)
 }
 
 /// One reduction: its action, where it came from, and the state it left.
@@ -100,20 +103,27 @@ struct RecordingDripper<Base: Dripper>: Dripper {
   func reduce(
     into state: inout Base.State, action: TestAction<Base.Action>
   ) -> Effect<TestAction<Base.Action>> {
-    let (action, wasReceived) =
+    let (action, wasReceived, runsEffects) =
       switch action {
-      case .poured(let action): (action, false)
-      case .received(let action): (action, true)
+      case .poured(let action): (action, false, true)
+      case .received(let action): (action, true, true)
+      case .replayed(let action): (action, false, false)
       }
+    let effect = reduceWithoutStation(&state, action)
+    log.append(
+      Reduction(action: action, wasReceived: wasReceived, state: state, shared: .ofTheReducingStation()))
+    return runsEffects ? effect.map { .received($0) } : .none
+  }
+
+  /// The feature's reduction with the test's dependencies in force: what the Station runs, and
+  /// what a replay runs once more to explain a divergence.
+  func reduceWithoutStation(_ state: inout Base.State, _ action: Base.Action) -> Effect<Base.Action> {
     let values = dependencies.current
-    let effect = withDependencies {
+    return withDependencies {
       $0.replace(with: values)
     } operation: {
       reduceBase(&state, action)
     }
-    log.append(
-      Reduction(action: action, wasReceived: wasReceived, state: state, shared: .ofTheReducingStation()))
-    return effect.map { .received($0) }
   }
 }
 
@@ -121,7 +131,7 @@ extension TestAction: DumpsAsDescription {
   /// The action alone, as the feature sees it: what a diagnostic about it shows.
   var description: String {
     switch self {
-    case .poured(let action), .received(let action): Dump.line(action)
+    case .poured(let action), .received(let action), .replayed(let action): Dump.line(action)
     }
   }
 }

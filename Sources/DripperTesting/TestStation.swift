@@ -47,6 +47,9 @@ public final class TestStation<State: Equatable & Sendable, Action: Sendable>: S
   let diagnostics: DiagnosticForwarder
   /// Whether the feature dismissed itself, and how its effects are cancelled when it does.
   let dismissal: RootDismissal
+  /// The feature's reduction outside the Station: a replay reduces an action once more with it to
+  /// explain a divergence.
+  let reduceAgain: @Sendable (inout State, Action) -> Void
 
   struct Progress {
     /// The state as the test last asserted it.
@@ -116,8 +119,10 @@ public final class TestStation<State: Equatable & Sendable, Action: Sendable>: S
     self.diagnostics = diagnostics
     self.dismissal = dismissal
     self.progress = Lock(Progress(expected: Snapshot(state: initialState, shared: SharedSnapshot())))
+    let feature = RecordingDripper(base: base, log: log, dependencies: values)
+    self.reduceAgain = { state, action in _ = feature.reduceWithoutStation(&state, action) }
     self.station = Station(initialState: initialState) {
-      RecordingDripper(base: base, log: log, dependencies: values)
+      feature
     } withDependencies: {
       $0 = dependencies
     }

@@ -3,12 +3,14 @@ public import Dripper
 /// A feature whose state after any number of actions is known without replaying them: the
 /// journal tests compare what a recovery gives with it.
 public struct Ledger: Dripper {
+  /// A count and a sum.
   public struct State: Equatable, Sendable {
     /// How many actions were reduced.
     public var count = 0
     /// The sum of their amounts.
     public var total: Int64 = 0
 
+    /// A state with `count` actions summing to `total`.
     public init(count: Int = 0, total: Int64 = 0) {
       self.count = count
       self.total = total
@@ -20,12 +22,16 @@ public struct Ledger: Dripper {
     }
   }
 
+  /// What the ledger does.
   public enum Action: Equatable, Sendable {
+    /// Adds an amount.
     case add(Int64)
   }
 
+  /// The ledger.
   public init() {}
 
+  /// Counts and sums.
   public var body: some DripperOf<Self> {
     Drip { state, action in
       switch action {
@@ -70,6 +76,8 @@ public struct Ledger: Dripper {
 
 /// A ledger's text that does not decode.
 public struct LedgerError: Error, CustomStringConvertible {
+  /// What was wrong.
   public let message: String
+  /// The message.
   public var description: String { message }
 }

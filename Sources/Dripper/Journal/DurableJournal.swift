@@ -116,7 +116,8 @@ public final class DurableJournal<State: Sendable, Action: Sendable>: Sendable {
       let expected = (folder.report.lastSequence ?? after) + 1
       guard entry.sequence == expected else {
         throw JournalError(
-          "\(path): entry \(entry.sequence) follows \(expected - 1): entries \(expected)…\(entry.sequence - 1) are missing")
+          "\(path): entry \(entry.sequence) follows \(expected - 1): entries \(expected)…\(entry.sequence - 1) are missing"
+        )
       }
       try folder.fold(entry, decode: decodeAction)
     }
@@ -133,7 +134,8 @@ public final class DurableJournal<State: Sendable, Action: Sendable>: Sendable {
   }
 
   /// The recording a recovered Station runs: each entry, and a snapshot every `snapshotEvery`.
-  func recording<D: Dripper<State, Action>>(_ dripper: D, to journal: Journal) -> some Dripper<State, Action> {
+  func recording<D: Dripper<State, Action>>(_ dripper: D, to journal: Journal) -> some Dripper<State, Action>
+  {
     guard let file = journal.file else { preconditionFailure("a durable journal is a file") }
     let every = snapshotEvery
     let encodeState = encodeState
@@ -180,18 +182,23 @@ public final class DurableJournal<State: Sendable, Action: Sendable>: Sendable {
     let corrupt = JournalError("\(snapshotPath) is not a Dripper snapshot, or is corrupt")
     guard let newline = bytes.firstIndex(of: JournalLine.newline) else { throw corrupt }
     let fields = bytes[..<newline].split(separator: JournalLine.space)
-    guard fields.count == 4, String(decoding: fields[0] + [JournalLine.space] + fields[1], as: UTF8.self)
+    guard fields.count == 4,
+      String(decoding: fields[0] + [JournalLine.space] + fields[1], as: UTF8.self)
         == Self.snapshotHeader,
       let sequence = JournalLine.decimal(fields[2]), let checksum = JournalLine.hex(fields[3])
     else { throw corrupt }
     let text = bytes[(newline + 1)...]
     var actual = FNV1a()
     actual.add(text)
-    guard actual.value == checksum, let string = String(validating: text, as: UTF8.self) else { throw corrupt }
+    guard actual.value == checksum, let string = String(validating: text, as: UTF8.self) else {
+      throw corrupt
+    }
     return (sequence, string)
   }
 
-  static func writeSnapshot(_ text: String, sequence: UInt64, to path: String, in directory: String) -> JournalError? {
+  static func writeSnapshot(_ text: String, sequence: UInt64, to path: String, in directory: String)
+    -> JournalError?
+  {
     var bytes = Array((snapshotHeader + " ").utf8)
     JournalLine.appendDecimal(sequence, to: &bytes)
     bytes.append(JournalLine.space)
@@ -240,7 +247,8 @@ extension Station {
     let feature = dripper()
     let (state, journal) = try durable.recover(
       initialState: initialState, dripper: feature, prepare: prepareDependencies)
-    return Station(initialState: state, observers: observers, dripper: { durable.recording(feature, to: journal) },
+    return Station(
+      initialState: state, observers: observers, dripper: { durable.recording(feature, to: journal) },
       withDependencies: prepareDependencies)
   }
 }

@@ -236,13 +236,17 @@ final class JournalFile: Sendable {
       guard ftruncate(descriptor, 0) == 0, lseek(descriptor, 0, SEEK_SET) == 0 else {
         throw JournalError(path, .init(code: errno))
       }
-      if let failure = AtomicFile.writeAll(JournalLine.header, to: descriptor) { throw JournalError(path, failure) }
+      if let failure = AtomicFile.writeAll(JournalLine.header, to: descriptor) {
+        throw JournalError(path, failure)
+      }
       length = JournalLine.header.count
     } else if scan.tornTail != nil {
       if ftruncate(descriptor, off_t(length)) != 0 { throw JournalError(path, .init(code: errno)) }
     }
     if fsync(descriptor) != 0 { throw JournalError(path, .init(code: errno)) }
-    guard lseek(descriptor, off_t(length), SEEK_SET) >= 0 else { throw JournalError(path, .init(code: errno)) }
+    guard lseek(descriptor, off_t(length), SEEK_SET) >= 0 else {
+      throw JournalError(path, .init(code: errno))
+    }
     opened = false
     self.path = path
     self.durability = durability

@@ -81,14 +81,16 @@ enum JournalLine {
         line[end] = space
         end += 1
         if escapes == 0 {
-          _ = UnsafeMutableBufferPointer(rebasing: line[end..<(end + text.count)]).initialize(fromContentsOf: text)
+          _ = UnsafeMutableBufferPointer(rebasing: line[end..<(end + text.count)]).initialize(
+            fromContentsOf: text)
           end += text.count
         } else {
           for byte in text {
             switch byte {
             case backslash, newline, carriageReturn:
               line[end] = backslash
-              line[end + 1] = byte == newline ? UInt8(ascii: "n") : byte == carriageReturn ? UInt8(ascii: "r") : backslash
+              line[end + 1] =
+                byte == newline ? UInt8(ascii: "n") : byte == carriageReturn ? UInt8(ascii: "r") : backslash
               end += 2
             default:
               line[end] = byte
@@ -137,7 +139,9 @@ enum JournalLine {
   }
 
   /// Writes `value`'s decimal digits at `start`; returns the index after them.
-  private static func write(decimal value: UInt64, into line: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
+  private static func write(
+    decimal value: UInt64, into line: UnsafeMutableBufferPointer<UInt8>, at start: Int
+  ) -> Int {
     var digits = 1
     var rest = value / 10
     while rest > 0 {
@@ -155,7 +159,9 @@ enum JournalLine {
   }
 
   /// Writes `value` as 16 lowercase hexadecimal digits at `start`; returns the index after them.
-  private static func write(hex value: UInt64, into line: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
+  private static func write(hex value: UInt64, into line: UnsafeMutableBufferPointer<UInt8>, at start: Int)
+    -> Int
+  {
     var remaining = value
     for index in stride(from: start + 15, through: start, by: -1) {
       let digit = UInt8(truncatingIfNeeded: remaining & 0xf)

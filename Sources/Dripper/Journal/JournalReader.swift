@@ -126,7 +126,8 @@ struct JournalReader {
       if !sawHeader, !JournalLine.header.starts(with: line) {
         throw JournalError("\(path) is not a Dripper journal (its first line is not 'dripper-journal 1')")
       }
-      scan.tornTail = "\(path): ignored \(line.count) bytes after its last whole line: a write a crash cut short"
+      scan.tornTail =
+        "\(path): ignored \(line.count) bytes after its last whole line: a write a crash cut short"
     }
     return scan
   }

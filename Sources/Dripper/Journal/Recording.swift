@@ -129,7 +129,9 @@ struct _RecordingModifier<Base: Dripper>: Dripper {
       return _Reduction(
         reduce: { state, action in
           let effect = reduce(&state, action)
-          guard let error = journal.append(action: encode(action), stateHash: nil).error else { return effect }
+          guard let error = journal.append(action: encode(action), stateHash: nil).error else {
+            return effect
+          }
           return effect.merge(with: .report(Journal.diagnostic(for: error)))
         },
         audit: built.audit)

@@ -28,6 +28,35 @@ public struct ReplayDivergence: Sendable, Equatable, CustomStringConvertible {
   }
 }
 
+extension ReplayDivergence {
+  /// The divergence of `entry`, whose action took `before` to `after`: `reduceAgain` reduces the
+  /// action once more from `before`, to tell a reducer that reads something outside the action
+  /// and the state from one that changed since the recording. Shared by ``Dripper/replay(_:from:hashing:decode:withDependencies:)``
+  /// and `TestStation.replay`.
+  package init<State>(
+    entry: JournalEntry, recordedHash: UInt64, replayedHash: UInt64, before: State, after: State,
+    reduceAgain: (inout State) -> Void
+  ) {
+    var again = before
+    reduceAgain(&again)
+    let explanation: [String]
+    if let twice = Diff.lines(from: after, to: again) {
+      explanation =
+        [
+          "the action gives another state each time it is reduced from the same state: the reducer reads something that is not in the action or the state (a clock, a random number, a global); two reductions (- first, + second):"
+        ] + twice
+    } else {
+      explanation =
+        [
+          "the action gives the same state each time: the reducer changed since the recording, or the state before it differed in what was not hashed; what the action did (- before, + after):"
+        ] + (Diff.lines(from: before, to: after) ?? ["(no change)"])
+    }
+    self.init(
+      sequence: entry.sequence, action: entry.action, recordedHash: recordedHash, replayedHash: replayedHash,
+      explanation: explanation)
+  }
+}
+
 /// What a replay did: how many entries it folded, the first divergence, and why it stopped early.
 public struct ReplayReport: Sendable, Equatable {
   /// The entries folded into the state.
@@ -125,23 +154,9 @@ struct ReplayFolder<State: Sendable, Action: Sendable> {
     count(entry)
     let replayed = stateHash(state)
     guard replayed != recorded else { return }
-    var again = before
-    reduceOne(action, state: &again)
-    let explanation: [String]
-    if let twice = Diff.lines(from: state, to: again) {
-      explanation =
-        [
-          "the action gives another state each time it is reduced from the same state: the reducer reads something that is not in the action or the state (a clock, a random number, a global); two reductions (- first, + second):"
-        ] + twice
-    } else {
-      explanation =
-        [
-          "the action gives the same state each time: the reducer changed since the recording, or the state before it differed in what was not hashed; what the action did (- before, + after):"
-        ] + (Diff.lines(from: before, to: state) ?? ["(no change)"])
-    }
     report.divergence = ReplayDivergence(
-      sequence: entry.sequence, action: entry.action, recordedHash: recorded, replayedHash: replayed,
-      explanation: explanation)
+      entry: entry, recordedHash: recorded, replayedHash: replayed, before: before, after: state
+    ) { again in reduceOne(action, state: &again) }
   }
 
   private mutating func count(_ entry: JournalEntry) {

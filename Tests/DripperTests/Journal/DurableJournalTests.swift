@@ -44,12 +44,14 @@ private func pourRun(_ station: StationOf<Ledger>, _ count: Int) async {
     var journal = JournalLine.header
     for sequence in 1...12 {
       JournalLine.append(
-        JournalEntry(sequence: UInt64(sequence), action: "add \(Ledger.amount(sequence))", stateHash: nil), to: &journal)
+        JournalEntry(sequence: UInt64(sequence), action: "add \(Ledger.amount(sequence))", stateHash: nil),
+        to: &journal)
     }
     scratch.write(journal, to: "journal")
     let ten = Ledger.State.after(10)
-    #expect(DurableJournal<Ledger.State, Ledger.Action>.writeSnapshot(
-      "\(ten.count) \(ten.total)", sequence: 10, to: scratch.file("snapshot"), in: scratch.path) == nil)
+    #expect(
+      DurableJournal<Ledger.State, Ledger.Action>.writeSnapshot(
+        "\(ten.count) \(ten.total)", sequence: 10, to: scratch.file("snapshot"), in: scratch.path) == nil)
 
     let durable = Ledger.journal(at: scratch.path, durability: .everyAction, snapshotEvery: 100)
     let station = try Station.recovering(from: durable, initialState: Ledger.State()) { Ledger() }
@@ -85,7 +87,9 @@ private func pourRun(_ station: StationOf<Ledger>, _ count: Int) async {
     JournalLine.append(JournalEntry(sequence: 1, action: "subtract 5", stateHash: nil), to: &journal)
     scratch.write(journal, to: "journal")
     let durable = Ledger.journal(at: scratch.path, durability: .everyAction, snapshotEvery: 100)
-    #expect(throws: JournalError("entry 1 (subtract 5) could not be decoded: not a ledger action: subtract 5")) {
+    #expect(
+      throws: JournalError("entry 1 (subtract 5) could not be decoded: not a ledger action: subtract 5")
+    ) {
       try Station.recovering(from: durable, initialState: Ledger.State()) { Ledger() }
     }
   }
@@ -102,7 +106,9 @@ private func pourRun(_ station: StationOf<Ledger>, _ count: Int) async {
     let durable = Ledger.journal(at: scratch.path, durability: .everyAction, snapshotEvery: 100)
     let station = try Station.recovering(from: durable, initialState: Ledger.State()) { Ledger() }
     #expect(await station.state == Ledger.State.after(3))
-    #expect(durable.recovery?.tornTail == "\(scratch.file("journal")): ignored 7 bytes after its last whole line: a write a crash cut short")
+    #expect(
+      durable.recovery?.tornTail
+        == "\(scratch.file("journal")): ignored 7 bytes after its last whole line: a write a crash cut short")
   }
 
   @Test func recoveryTimeGrowsWithTheTailNotTheHistory() async throws {
@@ -110,7 +116,8 @@ private func pourRun(_ station: StationOf<Ledger>, _ count: Int) async {
     var folders: [Int: ScratchDirectory] = [:]
     for history in [2_000, 4_000, 8_000].map(scaled) {
       let scratch = ScratchDirectory()
-      let durable = Ledger.journal(at: scratch.path, durability: .everyActions(10_000), snapshotEvery: history)
+      let durable = Ledger.journal(
+        at: scratch.path, durability: .everyActions(10_000), snapshotEvery: history)
       let station = try Station.recovering(from: durable, initialState: Ledger.State()) { Ledger() }
       await pourRun(station, history + 49)
       try durable.close()
@@ -152,7 +159,8 @@ private func pourRun(_ station: StationOf<Ledger>, _ count: Int) async {
         lastSeenReduced = max(lastSeenReduced, reported ?? 0)
 
         let durable = Ledger.journal(
-          at: scratch.path, durability: durability == "action" ? .everyAction : .everyActions(64), snapshotEvery: 5)
+          at: scratch.path, durability: durability == "action" ? .everyAction : .everyActions(64),
+          snapshotEvery: 5)
         let recovered = try Ledger().recoveredState(from: durable)
         #expect(recovered == Ledger.State.after(recovered.count), "the recovered state is the journal's fold")
         if durability == "action" {

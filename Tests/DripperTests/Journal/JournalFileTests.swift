@@ -46,7 +46,10 @@ private func mode(of path: String) -> mode_t {
     let station = tallyStation(journal)
     await station.pour(.add(5)).finish()
     // Read without flushing: the entry is on disk already.
-    #expect(try Journal.read(at: scratch.file("tally.journal")).entries == [JournalEntry(sequence: 1, action: "5", stateHash: nil)])
+    #expect(
+      try Journal.read(at: scratch.file("tally.journal")).entries == [
+        JournalEntry(sequence: 1, action: "5", stateHash: nil)
+      ])
     await station.pour(.add(7)).finish()
     #expect(try Journal.read(at: scratch.file("tally.journal")).entries.map(\.action) == ["5", "7"])
     #expect(scratch.text("tally.journal").hasPrefix("dripper-journal 1\n1 - 5 "))
@@ -70,7 +73,8 @@ private func mode(of path: String) -> mode_t {
 
   @Test func aJournalFlushedOnAnIntervalWritesWithoutBeingAsked() async throws {
     let scratch = ScratchDirectory()
-    let journal = try Journal.file(at: scratch.file("tally.journal"), durability: .interval(.milliseconds(20)))
+    let journal = try Journal.file(
+      at: scratch.file("tally.journal"), durability: .interval(.milliseconds(20)))
     let station = tallyStation(journal)
     await station.pour(.add(1)).finish()
     // The journal's thread writes within the interval; the wait is bounded.
@@ -112,7 +116,8 @@ private func mode(of path: String) -> mode_t {
 
     let contents = try Journal.read(at: path)
     #expect(contents.entries.map(\.action) == ["1", "2"])
-    #expect(contents.tornTail == "\(path): ignored 10 bytes after its last whole line: a write a crash cut short")
+    #expect(
+      contents.tornTail == "\(path): ignored 10 bytes after its last whole line: a write a crash cut short")
 
     let journal = try Journal.file(at: path, durability: .everyAction)
     #expect(journal.tornTail != nil)
@@ -126,7 +131,8 @@ private func mode(of path: String) -> mode_t {
     let path = scratch.file("tally.journal")
     let first = JournalEntry(sequence: 1, action: "1", stateHash: nil).description + "\n"
     let second = JournalEntry(sequence: 2, action: "2", stateHash: nil).description + "\n"
-    scratch.write(Array(("dripper-journal 1\n" + first + "2 - 2 00000000000000zz\n").utf8), to: "tally.journal")
+    scratch.write(
+      Array(("dripper-journal 1\n" + first + "2 - 2 00000000000000zz\n").utf8), to: "tally.journal")
     let torn = try Journal.read(at: path)
     #expect(torn.entries.count == 1)
     #expect(torn.tornTail?.contains("ignored its last line") == true)
@@ -145,7 +151,9 @@ private func mode(of path: String) -> mode_t {
     let scratch = ScratchDirectory()
     let lines = [1, 3].map { JournalEntry(sequence: $0, action: "x", stateHash: nil).description + "\n" }
     scratch.write(Array(("dripper-journal 1\n" + lines.joined()).utf8), to: "tally.journal")
-    #expect(throws: JournalError("\(scratch.file("tally.journal")): line 3 is corrupt (entry 3 follows entry 1)")) {
+    #expect(
+      throws: JournalError("\(scratch.file("tally.journal")): line 3 is corrupt (entry 3 follows entry 1)")
+    ) {
       try Journal.read(at: scratch.file("tally.journal"))
     }
   }
@@ -153,7 +161,10 @@ private func mode(of path: String) -> mode_t {
   @Test func aFileThatIsNotAJournalIsRefusedAndLeftAlone() throws {
     let scratch = ScratchDirectory()
     scratch.write(Array("{\"todos\": []}\n".utf8), to: "todos.json")
-    #expect(throws: JournalError("\(scratch.file("todos.json")) is not a Dripper journal (its first line is not 'dripper-journal 1')")) {
+    #expect(
+      throws: JournalError(
+        "\(scratch.file("todos.json")) is not a Dripper journal (its first line is not 'dripper-journal 1')")
+    ) {
       try Journal.file(at: scratch.file("todos.json"))
     }
     #expect(scratch.text("todos.json") == "{\"todos\": []}\n")
@@ -162,7 +173,9 @@ private func mode(of path: String) -> mode_t {
   @Test func aFIFOOrADirectoryAtThePathIsRefusedWithoutBlocking() throws {
     let scratch = ScratchDirectory()
     #expect(mkfifo(scratch.file("fifo"), 0o600) == 0)
-    #expect(throws: JournalError("\(scratch.file("fifo")): it is not a regular file (a device, a FIFO or a socket)")) {
+    #expect(
+      throws: JournalError("\(scratch.file("fifo")): it is not a regular file (a device, a FIFO or a socket)")
+    ) {
       try Journal.file(at: scratch.file("fifo"))
     }
     #expect(throws: JournalError.self) { try Journal.read(at: scratch.file("fifo")) }
@@ -206,7 +219,9 @@ private func mode(of path: String) -> mode_t {
     let diagnostics = Lock<[String]>([])
     let station = Station(
       initialState: JournaledTally.State(),
-      observers: [DripperObserver(diagnostic: { diagnostic in diagnostics.withLock { $0.append(diagnostic.message) } })]
+      observers: [
+        DripperObserver(diagnostic: { diagnostic in diagnostics.withLock { $0.append(diagnostic.message) } })
+      ]
     ) {
       JournaledTally().recording(to: journal) { _ in "x" }
     }
@@ -220,7 +235,11 @@ private func mode(of path: String) -> mode_t {
   }
 
   @Test func anInvalidPolicyIsRefused() {
-    #expect(throws: JournalError.self) { try Journal.file(at: "/tmp/never.journal", durability: .everyActions(0)) }
-    #expect(throws: JournalError.self) { try Journal.file(at: "/tmp/never.journal", durability: .interval(.zero)) }
+    #expect(throws: JournalError.self) {
+      try Journal.file(at: "/tmp/never.journal", durability: .everyActions(0))
+    }
+    #expect(throws: JournalError.self) {
+      try Journal.file(at: "/tmp/never.journal", durability: .interval(.zero))
+    }
   }
 }

@@ -112,7 +112,9 @@ private struct Stamper: Dripper {
     let recorded = await station.state
 
     // The `start` in the journal returns an effect that would pour five more ticks: not run.
-    let (state, report) = JournaledTimer().replay(journal.entries, from: JournaledTimer.State(), hashing: .dump) {
+    let (state, report) = JournaledTimer().replay(
+      journal.entries, from: JournaledTimer.State(), hashing: .dump
+    ) {
       try JournaledTimer.Action(journaled: $0)
     }
     #expect(state == recorded)
@@ -125,7 +127,9 @@ private struct Stamper: Dripper {
       JournalEntry(sequence: 2, action: "jump", stateHash: nil),
       JournalEntry(sequence: 3, action: "tick", stateHash: nil),
     ]
-    let (state, report) = JournaledTimer().replay(entries, from: JournaledTimer.State()) { try JournaledTimer.Action(journaled: $0) }
+    let (state, report) = JournaledTimer().replay(entries, from: JournaledTimer.State()) {
+      try JournaledTimer.Action(journaled: $0)
+    }
     #expect(state.ticks == 1)
     #expect(report.replayed == 1)
     #expect(report.failure?.message == "entry 2 (jump) could not be decoded: not an action: jump")
@@ -147,7 +151,9 @@ private struct Stamper: Dripper {
     #expect(divergence.sequence == 2)
     #expect(divergence.action == "stamp")
     #expect(divergence.explanation.first?.contains("gives another state each time") == true)
-    #expect(divergence.explanation.contains { $0.hasPrefix("-") } && divergence.explanation.contains { $0.hasPrefix("+") })
+    #expect(
+      divergence.explanation.contains { $0.hasPrefix("-") }
+        && divergence.explanation.contains { $0.hasPrefix("+") })
     // The replay goes on past it.
     #expect(report.replayed == 3)
   }
@@ -166,7 +172,9 @@ private struct Stamper: Dripper {
     let divergence = try! #require(report.divergence)
     #expect(divergence.sequence == 1)
     #expect(divergence.explanation.first?.contains("gives the same state each time") == true)
-    #expect(divergence.explanation.contains("-   count: 0") || divergence.explanation.contains { $0.contains("count: 0") })
+    #expect(
+      divergence.explanation.contains("-   count: 0")
+        || divergence.explanation.contains { $0.contains("count: 0") })
     #expect(divergence.description.hasPrefix("entry 1 (count): the state hashes to "))
   }
 
@@ -183,15 +191,22 @@ private struct Stamper: Dripper {
 
   @Test func theDumpHashIsTheSameForEqualStatesAndDiffersForOthers() {
     let hash = StateHash<JournaledTimer.State>.dump
-    #expect(hash(JournaledTimer.State(ticks: 1, log: ["a"])) == hash(JournaledTimer.State(ticks: 1, log: ["a"])))
-    #expect(hash(JournaledTimer.State(ticks: 1, log: ["a"])) != hash(JournaledTimer.State(ticks: 2, log: ["a"])))
-    #expect(hash(JournaledTimer.State(ticks: 1, log: ["a"])) != hash(JournaledTimer.State(ticks: 1, log: ["a", ""])))
+    #expect(
+      hash(JournaledTimer.State(ticks: 1, log: ["a"])) == hash(JournaledTimer.State(ticks: 1, log: ["a"])))
+    #expect(
+      hash(JournaledTimer.State(ticks: 1, log: ["a"])) != hash(JournaledTimer.State(ticks: 2, log: ["a"])))
+    #expect(
+      hash(JournaledTimer.State(ticks: 1, log: ["a"]))
+        != hash(JournaledTimer.State(ticks: 1, log: ["a", ""])))
   }
 
   @Test func anEntryIsOneLineWhateverItsActionHolds() {
-    let actions = ["plain", "", "two\nlines", "back\\slash\\n", "carriage\r\nreturn", "ünïcödé 🎉", "  spaced  "]
+    let actions = [
+      "plain", "", "two\nlines", "back\\slash\\n", "carriage\r\nreturn", "ünïcödé 🎉", "  spaced  ",
+    ]
     for (index, action) in actions.enumerated() {
-      let entry = JournalEntry(sequence: UInt64(index + 1), action: action, stateHash: index.isMultiple(of: 2) ? 42 : nil)
+      let entry = JournalEntry(
+        sequence: UInt64(index + 1), action: action, stateHash: index.isMultiple(of: 2) ? 42 : nil)
       let line = entry.description
       #expect(!line.contains("\n") && !line.contains("\r"))
       let decoded = JournalLine.decode(Array(line.utf8)[...])
@@ -205,9 +220,12 @@ private struct Stamper: Dripper {
       var damaged = line
       damaged[index] = damaged[index] == UInt8(ascii: "0") ? UInt8(ascii: "1") : UInt8(ascii: "0")
       if case .success = JournalLine.decode(damaged[...]) {
-        Issue.record("byte \(index) changed and the line still decoded: \(String(decoding: damaged, as: UTF8.self))")
+        Issue.record(
+          "byte \(index) changed and the line still decoded: \(String(decoding: damaged, as: UTF8.self))")
       }
     }
-    #expect(JournalLine.decode(line.dropLast(3)) != .success(JournalEntry(sequence: 12, action: "add 5", stateHash: 7)))
+    #expect(
+      JournalLine.decode(line.dropLast(3))
+        != .success(JournalEntry(sequence: 12, action: "add 5", stateHash: 7)))
   }
 }

@@ -57,7 +57,9 @@ final class ChildProcess {
       timeout = 0
     }
     guard let end = buffered.lastIndex(of: UInt8(ascii: "\n")) else { return [] }
-    let lines = buffered[..<end].split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
+    let lines = buffered[..<end].split(separator: UInt8(ascii: "\n")).map {
+      String(decoding: $0, as: UTF8.self)
+    }
     buffered.removeSubrange(...end)
     return lines
   }
@@ -74,7 +76,8 @@ final class ChildProcess {
   static func testBinaryDirectory() -> String {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
     let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    let path = count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : "."
+    let path =
+      count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : "."
     // The binary is …/debug/DripperPackageTests.xctest (or a file inside that bundle elsewhere).
     var directory = path[..<(path.lastIndex(of: "/") ?? path.startIndex)]
     while directory.hasSuffix(".xctest") || directory.contains(".xctest/") {
