@@ -34,7 +34,7 @@ public enum JournalDurability: Sendable, Equatable {
 /// A file journal is written by one process at a time (a second is refused), keeps the file's mode,
 /// refuses what is not a regular file, and reports a write that fails (a full disk) as an error,
 /// keeping the entries to write them again at the next flush: nothing is dropped quietly. See
-/// ``JournalDurability`` for what a crash may lose, and ``JournalLine`` for the format.
+/// ``JournalDurability`` for what a crash may lose, and <doc:RecordingAndReplaying> for the format.
 public final class Journal: Sendable {
   /// The entries of a journal in memory, in chunks of a fixed size: an append never copies the
   /// entries before it (a single array would copy them all each time it grew, holding the lock

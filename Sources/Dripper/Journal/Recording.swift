@@ -71,6 +71,27 @@ extension Dripper {
   }
 }
 
+extension Dripper {
+  /// Records every commit this dripper of commits reduces to `journal`, each by its name: a
+  /// ``CommitStation``'s journal.
+  ///
+  /// ```swift
+  /// let settings = Station(initialState: Settings()) {
+  ///   Committing<Settings>().recording(to: journal, hashing: .dump)
+  /// }
+  /// settings.commit("dark mode") { $0.isDark = true }   // recorded as "dark mode"
+  /// ```
+  ///
+  /// A commit's change is a closure, which no journal can hold: a replay's `decode` gives the
+  /// commit for each name (`"dark mode"` → `Commit("dark mode") { $0.isDark = true }`).
+  @inlinable
+  public func recording<Changed: Sendable>(
+    to journal: Journal, hashing stateHash: StateHash<State>? = nil
+  ) -> some Dripper<State, Action> where Action == Commit<Changed>, State == Changed {
+    recording(to: journal, hashing: stateHash) { $0.name }
+  }
+}
+
 /// A dripper that records what another reduces: see ``Dripper/recording(to:hashing:encode:)``.
 ///
 /// Inlinable, so that the reduction around the base runs as code specialized for the feature's

@@ -103,6 +103,33 @@ private struct Stamper: Dripper {
     #expect(entries.last?.stateHash == StateHash<JournaledTimer.State>.dump(final))
   }
 
+  @Test func aStationOfCommitsJournalsEachByItsNameAndReplaysThroughANameTable() async {
+    struct Lamp: Equatable, Sendable {
+      var isOn = false
+      var level = 0
+    }
+    let journal = Journal.inMemory()
+    let station = Station(initialState: Lamp()) {
+      Committing<Lamp>().recording(to: journal, hashing: .dump)
+    }
+    station.commit("on") { $0.isOn = true }
+    station.commit("brighter") { $0.level += 1 }
+    await station.emit(Lamp(isOn: true, level: 5)).finish()
+    #expect(journal.entries.map(\.action) == ["on", "brighter", "emit"])
+
+    // The names, back to commits: an `emit` cannot be, its state is not in the journal.
+    let table: [String: Commit<Lamp>] = [
+      "on": Commit("on") { $0.isOn = true }, "brighter": Commit("brighter") { $0.level += 1 },
+    ]
+    let (state, report) = Committing<Lamp>().replay(journal.entries, from: Lamp(), hashing: .dump) { name in
+      guard let commit = table[name] else { throw JournalError("no commit named \(name)") }
+      return commit
+    }
+    #expect(state == Lamp(isOn: true, level: 1))
+    #expect(report.replayed == 2)
+    #expect(report.failure?.message == "entry 3 (emit) could not be decoded: no commit named emit")
+  }
+
   @Test func replayingAJournalGivesTheSameStateWithNoEffectRun() async {
     let journal = Journal.inMemory()
     let station = Station(initialState: JournaledTimer.State()) {
