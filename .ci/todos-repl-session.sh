@@ -138,6 +138,25 @@ check "special file errors" "$work/expected-errors" "$work/errors"
 printf '%s\n' 'add Z' 'save' | "$binary" --file "$work/private.json" > /dev/null 2>&1
 [ "$(stat -c %a "$work/private.json")" = 600 ] || { echo "FAILED: a save changed a private list's mode" >&2; exit 1; }
 
+# --journal: every command is on disk once its result shows; kill -9 loses none of them.
+mkfifo "$work/journal-input"
+"$binary" --journal "$work/journal" < "$work/journal-input" > "$work/journal-output" 2>&1 &
+child=$!
+exec 3> "$work/journal-input"
+printf '%s\n' 'add Milk' 'add Bread' 'toggle 2' >&3
+for _ in $(seq 400); do grep -q '^2 todos, 1 done' "$work/journal-output" && break; sleep 0.05; done
+kill -9 "$child"
+wait "$child" 2> /dev/null || true
+exec 3>&-
+printf '%s\n' 'list' | "$binary" --journal "$work/journal" > "$work/output" 2>&1
+cat > "$work/expected-output" <<EOF_OUTPUT
+resumed the list in $work/journal: 5 actions
+1. [ ] Milk
+2. [x] Bread
+2 todos, 1 done
+EOF_OUTPUT
+check "a journaled list after kill -9" "$work/expected-output" "$work/output"
+
 status=0
 "$binary" --nope < /dev/null > /dev/null 2> "$work/errors" || status=$?
 [ "$status" -eq 2 ] || { echo "FAILED: a bad flag exited with $status, not 2" >&2; exit 1; }

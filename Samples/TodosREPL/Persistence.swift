@@ -109,7 +109,7 @@ enum Persistence {
 }
 
 /// Why a list could not be saved or loaded, in one line.
-struct PersistenceError: Error, Equatable, CustomStringConvertible {
+struct PersistenceError: Error, Equatable, Codable, CustomStringConvertible {
   let message: String
 
   init(_ message: String) { self.message = message }

@@ -10,6 +10,9 @@ struct Session {
   /// Whether to load `defaultPath` before the first command (`--file PATH`); a missing file is
   /// an empty list, said so.
   var loadsAtStart = false
+  /// The folder of a durable journal that keeps the list (`--journal DIR`), or `nil` for a list
+  /// kept by `save` (see ``Journaling``).
+  var journal: String?
   /// Changes the Station's dependencies: a test clock, predictable ids.
   let dependencies: @Sendable (inout DependencyValues) -> Void
   /// Ctrl-C presses (``Interrupts/stream()`` in the program, a stream of its own in tests).
@@ -32,7 +35,13 @@ struct Session {
     let console = self.console
     let colors = console.usesColor
     // The filter is a shared value, kept in a file next to the list.
-    let settings = Persistence.settings(nextTo: try? defaultPath.get())
+    // The settings go next to the list's file, or in the journal's folder.
+    if let journal, let failure = AtomicFile.makeDirectory(journal) {
+      return console.error(
+        "error: cannot use \(journal.shownInMessage(limit: 100)) as a journal: \(failure.reason)")
+    }
+    let settings = Persistence.settings(
+      nextTo: journal.map { $0 + "/todos.json" } ?? (try? defaultPath.get()))
     if let failure = settings.loadFailure { console.error("error: the settings were not loaded: \(failure)") }
     let initialState = Todos.State(filter: Shared(settings))
     // Writes the list each time a reduction changes what it shows, whatever caused it. It compares
@@ -47,10 +56,38 @@ struct Session {
       }
       if changed { console.stateLine(shown) }
     })
-    let station = Station(initialState: initialState, observers: [printer]) {
-      Todos()
-    } withDependencies: {
-      dependencies(&$0)
+    let station: StationOf<Todos>
+    let durable = journal.map { Journaling.durable(at: $0, filter: settings) }
+    if let durable {
+      do {
+        station = try Station.recovering(from: durable, initialState: initialState, observers: [printer]) {
+          Todos()
+        } withDependencies: {
+          dependencies(&$0)
+        }
+      } catch {
+        return console.error("error: \(error)")
+      }
+      // The printer shows what changes from the recovered list on.
+      let recovered = Rendering.view(of: await station.state, colors: colors)
+      lastShown.withLock { $0 = recovered }
+      if let recovery = durable.recovery {
+        if let torn = recovery.tornTail { console.line("note: \(torn)") }
+        if let divergence = recovery.divergence {
+          console.error("warning: the journal's list differs from its replay at \(divergence)")
+        }
+        if recovery.lastSequence > 0 {
+          console.line(
+            "resumed the list in \(durable.directory.shownInMessage(limit: 100)): \(recovery.lastSequence) actions"
+          )
+        }
+      }
+    } else {
+      station = Station(initialState: initialState, observers: [printer]) {
+        Todos()
+      } withDependencies: {
+        dependencies(&$0)
+      }
     }
     if console.isInteractive {
       console.line("Todos REPL: type 'help' for the commands, 'quit' to leave.")
@@ -61,7 +98,8 @@ struct Session {
     // last command still shows its result).
     var quitting = false
     // Leaving a typed session with unsaved changes is asked once (see ``LeaveGuard``).
-    let leaving = LeaveGuard(isInteractive: console.isInteractive)
+    // A journaled list has nothing unsaved.
+    let leaving = LeaveGuard(isInteractive: console.isInteractive && journal == nil)
     let tracker = InterruptTracker()
     let interruptHandler = interrupts.map { interrupts in
       Task { [exitOnInterrupt] in
@@ -88,7 +126,9 @@ struct Session {
       }
     }
     defer { interruptHandler?.cancel() }
-    if loadsAtStart, case .success(let path) = defaultPath {
+    // A journal that holds a list keeps it: `--file` then names where `save` goes.
+    let journalIsNew = (durable?.recovery?.lastSequence ?? 0) == 0
+    if loadsAtStart, journalIsNew, case .success(let path) = defaultPath {
       switch await outcome(of: .openCommand(path: path), on: station) {
       case .failure(let error): console.error("error: \(error)")
       case .success(let message?): console.line(message)
@@ -140,6 +180,11 @@ struct Session {
     if quitting { for task in pending { task.cancel() } }
     for task in pending { await task.finish() }
     if let error = await settings.flush() { console.error("error: the settings were not saved: \(error)") }
+    do throws(JournalError) {
+      try durable?.close()
+    } catch {
+      console.error("error: the journal was not closed: \(error)")
+    }
   }
 
   /// The file a `save` or `load` of `path` means: `path`, or the default one.

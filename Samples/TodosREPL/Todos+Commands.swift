@@ -2,7 +2,7 @@ import Dripper
 
 extension Todos {
   /// What a command that reports came to: what the REPL says after it, or why it was refused.
-  enum Outcome: Equatable, Sendable {
+  enum Outcome: Equatable, Codable, Sendable {
     case saved(todos: Int, path: String)
     case loaded(todos: Int, path: String)
     /// `openCommand` found no file: the list starts empty and will be saved there.
@@ -13,7 +13,7 @@ extension Todos {
   }
 
   /// Why a command was not done.
-  enum Refusal: Error, Equatable, Sendable {
+  enum Refusal: Error, Equatable, Codable, Sendable {
     case nothingToUndo
     case nothingToRedo
     case nothingBeingEdited

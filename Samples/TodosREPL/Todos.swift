@@ -54,7 +54,10 @@ struct Todos: Dripper {
   }
 
   enum Action: Equatable, Sendable {
+    /// Adds a todo: the reducer makes its id and inserts it with `.insert`, so that a journal
+    /// holds the id and a replay gives the same list (see `--journal`).
     case add(String)
+    case insert(Row.State)
     case rows(IdentifiedAction<UniqueID, Row.Action>)
     case remove(UniqueID)
     case clearDone
@@ -98,7 +101,9 @@ struct Todos: Dripper {
     Drip { state, action in
       switch action {
       case .add(let title):
-        state.rows.append(Row.State(id: uuid(), title: title))
+        return .send(.insert(Row.State(id: uuid(), title: title)))
+      case .insert(let row):
+        state.rows.append(row)
         return .none
       case .rows:
         return .none

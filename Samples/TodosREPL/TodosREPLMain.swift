@@ -7,9 +7,10 @@ import REPLSupport
 #endif
 
 #if !FUZZING
-  /// `swift run TodosREPL [--file PATH]`: a todo list composed of small features, in the terminal.
-  /// `--file PATH` loads PATH at start (a missing file starts an empty list) and makes it where
-  /// `save` and `load` go.
+  /// `swift run TodosREPL [--file PATH] [--journal DIR]`: a todo list composed of small features,
+  /// in the terminal. `--file PATH` loads PATH at start (a missing file starts an empty list) and
+  /// makes it where `save` and `load` go. `--journal DIR` keeps the list in a durable journal in
+  /// DIR: every command is on disk before the next prompt, with no `save` (see ``Journaling``).
   @main
   enum TodosREPLMain {
     static func main() async {
@@ -28,6 +29,7 @@ import REPLSupport
           console: console, defaultPath: options.file.map { .success($0) } ?? Persistence.defaultPath()
         ) { _ in }
         session.loadsAtStart = options.file != nil
+        session.journal = options.journal
         // Ctrl-C cancels a search that waits, or clears the line; twice in a row at an idle prompt
         // leaves with 130 (once any unsaved changes were warned of), as CounterREPL does.
         session.interrupts = Interrupts.stream()
@@ -47,9 +49,11 @@ import REPLSupport
 struct Options: Equatable {
   /// Where `save` and `load` go without a path.
   var file: String?
+  /// The folder of the journal that keeps the list.
+  var journal: String?
   var showHelp = false
 
-  static let usage = "usage: TodosREPL [--file PATH] [--help]"
+  static let usage = "usage: TodosREPL [--file PATH] [--journal DIR] [--help]"
 
   static func parse(_ arguments: some Sequence<String>) -> Result<Options, CommandError> {
     var options = Options()
@@ -63,6 +67,11 @@ struct Options: Equatable {
           return .failure(CommandError("'--file' needs a path"))
         }
         options.file = path
+      case "--journal":
+        guard let directory = arguments.next(), !directory.isEmpty else {
+          return .failure(CommandError("'--journal' needs a folder"))
+        }
+        options.journal = directory
       default:
         return .failure(CommandError("unknown option '\(argument.shownInMessage())'"))
       }

@@ -146,7 +146,10 @@ import Testing
   @Test func anUndoThatCanBeDoneIsDoneAndSaidSo() async {
     let station = makeStation(files: MemoryFiles())
     station.exhaustivity = .off  // the history is not this test's business
-    await station.pour(.add("Milk")) { $0.rows = [Row.State(id: id(0), title: "Milk")] }
+    await station.pour(.add("Milk"))
+    await station.receive(.insert(Row.State(id: id(0), title: "Milk"))) {
+      $0.rows = [Row.State(id: id(0), title: "Milk")]
+    }
     await station.pour(.undoCommand) { $0.outcome = .undone }
     await station.receive(.undo) { $0.rows = [] }
     await station.finish()

@@ -24,7 +24,8 @@ func makeStation(_ state: Todos.State = Todos.State()) -> (TestStation<Todos.Sta
 @Suite struct TodosTests {
   @Test func rowsAreAddedToggledAndRenamedThroughForEach() async {
     let (station, _) = makeStation()
-    await station.pour(.add("Milk")) {
+    await station.pour(.add("Milk"))
+    await station.receive(.insert(Row.State(id: id(0), title: "Milk"))) {
       $0.history.record($0.rows)
       $0.rows = [Row.State(id: id(0), title: "Milk")]
     }
@@ -91,11 +92,13 @@ func makeStation(_ state: Todos.State = Todos.State()) -> (TestStation<Todos.Sta
 
   @Test func undoAndRedoReplayTheList() async {
     let (station, _) = makeStation()
-    await station.pour(.add("A")) {
+    await station.pour(.add("A"))
+    await station.receive(.insert(Row.State(id: id(0), title: "A"))) {
       $0.rows = [Row.State(id: id(0), title: "A")]
       $0.history.record([])
     }
-    await station.pour(.add("B")) {
+    await station.pour(.add("B"))
+    await station.receive(.insert(Row.State(id: id(1), title: "B"))) {
       $0.history.record($0.rows)
       $0.rows.append(Row.State(id: id(1), title: "B"))
     }

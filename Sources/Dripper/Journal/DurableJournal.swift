@@ -158,13 +158,7 @@ public final class DurableJournal<State: Sendable, Action: Sendable>: Sendable {
   }
 
   private func makeDirectory() throws(JournalError) {
-    if mkdir(directory, 0o777) == 0 || errno == EEXIST {
-      var status = stat()
-      guard stat(directory, &status) == 0 else { throw JournalError(directory, .init(code: errno)) }
-      guard status.st_mode & S_IFMT == S_IFDIR else { throw JournalError("\(directory) is not a directory") }
-      return
-    }
-    throw JournalError(directory, .init(code: errno))
+    if let failure = AtomicFile.makeDirectory(directory) { throw JournalError(directory, failure) }
   }
 
   // MARK: - Snapshots

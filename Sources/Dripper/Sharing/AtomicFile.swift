@@ -161,6 +161,15 @@ package enum AtomicFile {
   }
 
   /// Syncs the directory, so that the rename in it survives a crash.
+  /// Makes the directory at `path` unless there is one; refuses anything else there.
+  package static func makeDirectory(_ path: String) -> Failure? {
+    guard mkdir(path, 0o777) == 0 || errno == EEXIST else { return Failure(code: errno) }
+    var status = stat()
+    guard stat(path, &status) == 0 else { return Failure(code: errno) }
+    guard status.st_mode & S_IFMT == S_IFDIR else { return Failure(refusing: "it is not a directory") }
+    return nil
+  }
+
   static func syncDirectory(_ directory: String) -> Failure? {
     let descriptor = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard descriptor >= 0 else { return Failure(code: errno) }
