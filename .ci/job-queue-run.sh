@@ -27,6 +27,20 @@ for run in 1 2; do
   check "the counts of seeded run $run" "$work/expected" "$work/counts"
 done
 
+# --journal: a run killed with -9 and run again with the same flags ends with the counts of a run
+# never interrupted (a seeded attempt has the same outcome when it runs again).
+flags=(--jobs 6000 --workers 4 --failure-rate 0.2 --seed 7)
+"$binary" "${flags[@]}" 2> /dev/null | grep -E '^  (submitted|done|failed|cancelled|retries) ' > "$work/expected" || true
+"$binary" "${flags[@]}" --journal "$work/journal" > "$work/killed" 2>&1 &
+pid=$!
+for _ in $(seq 1 100); do grep -q '^progress:' "$work/killed" && break; sleep 0.1; done
+{ kill -9 "$pid" && wait "$pid"; } 2> /dev/null || true
+"$binary" "${flags[@]}" --journal "$work/journal" > "$work/output" 2> /dev/null || true
+grep -q '^JobQueue: resuming from ' "$work/output" \
+  || { echo "FAILED: a run after kill -9 did not resume from its journal" >&2; cat "$work/output" >&2; exit 1; }
+grep -E '^  (submitted|done|failed|cancelled|retries) ' "$work/output" > "$work/counts"
+check "the counts of a run resumed after kill -9" "$work/expected" "$work/counts"
+
 status=0
 "$binary" --workers 0 > /dev/null 2> "$work/errors" || status=$?
 [ "$status" -eq 2 ] || { echo "FAILED: a bad flag exited with $status, not 2" >&2; exit 1; }

@@ -48,6 +48,10 @@ struct JobQueue: Dripper {
     case rate(RateLimiter.Action)
     /// Cancels every job not ended, and every job submitted from now on.
     case shutdown
+    /// After a restart from a journal: the attempts that were running, and the retries that were
+    /// waiting, ran in a process that is gone. Each is queued again, a running attempt under its
+    /// own number, so that a seeded run gives the same outcomes, interrupted or not.
+    case resume
   }
 
   struct RetryID: Hashable, Sendable {
@@ -115,6 +119,23 @@ struct JobQueue: Dripper {
         for job in state.jobs.values where !job.status.hasEnded {
           if let effect = cancel(job.id, in: &state) { effects.append(effect) }
         }
+
+      case .resume:
+        state.rate.isRunning = false
+        for (id, job) in state.jobs.sorted(by: { $0.key < $1.key }) {
+          switch job.status {
+          case .running(let worker):
+            state.workers[id: worker]?.job = nil
+            state.jobs[id]?.attempts -= 1
+          case .waitingToRetry:
+            state.waiting -= 1
+          case .queued, .done, .failed, .cancelled:
+            continue
+          }
+          state.jobs[id]?.status = .queued
+          state.queue.append(id)
+        }
+        if state.rate.startsPerSecond != nil, !state.isIdle { effects.append(.send(.rate(.start))) }
 
       case .workers, .rate:
         break

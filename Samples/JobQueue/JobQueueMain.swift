@@ -29,18 +29,47 @@ enum JobQueueMain {
     signal(SIGINT) { stopSignal.store($0, ordering: .relaxed) }
     signal(SIGTERM) { stopSignal.store($0, ordering: .relaxed) }
     let seed = options.seed ?? UInt64.random(in: 0...UInt64.max)
-    let station = Station(
-      initialState: JobQueue.State(
-        workers: options.workers, retry: RetryPolicy(maximumAttempts: options.attempts),
-        startsPerSecond: options.startsPerSecond, retainsEndedJobs: false)
-    ) {
-      JobQueue()
-    } withDependencies: {
+    let initialState = JobQueue.State(
+      workers: options.workers, retry: RetryPolicy(maximumAttempts: options.attempts),
+      startsPerSecond: options.startsPerSecond, retainsEndedJobs: options.journal != nil)
+    let prepare: (inout DependencyValues) -> Void = {
       $0.jobRunner = .simulated(
         failureRate: options.failureRate, seed: seed, work: .milliseconds(1)...(.milliseconds(3)),
         clock: ContinuousClock())
       $0.random = .seeded(seed)
     }
+    let station: StationOf<JobQueue>
+    let durable = options.journal.map { Journaling.durable(at: $0, template: initialState) }
+    // The jobs a journal knows of: submitted before, ended or resumed now.
+    var recoveredJobs: Set<JobID> = []
+    if let durable {
+      do {
+        station = try Station.recovering(from: durable, initialState: initialState) {
+          JobQueue()
+        } withDependencies: {
+          prepare(&$0)
+        }
+      } catch {
+        writeError("error: \(error)\n")
+        exit(1)
+      }
+      let recovered = await station.state
+      recoveredJobs = Set(recovered.jobs.keys)
+      if let torn = durable.recovery?.tornTail { writeError("note: \(torn)\n") }
+      if !recoveredJobs.isEmpty {
+        writeOutput(
+          "JobQueue: resuming from \(durable.directory): \(recovered.metrics.ended) of \(recoveredJobs.count) jobs ended before"
+        )
+        station.pour(.resume)
+      }
+    } else {
+      station = Station(initialState: initialState) {
+        JobQueue()
+      } withDependencies: {
+        prepare(&$0)
+      }
+    }
+    let known = recoveredJobs
     let interruption = Task { await shutDownOnInterrupt(station) }
     writeOutput(
       "JobQueue: \(options.jobs) jobs, \(options.workers) workers, failure rate \(options.failureRate), seed \(seed)"
@@ -63,13 +92,14 @@ enum JobQueueMain {
               for await hasRoom in station.observe({ $0.backlog < backlogLimit }) where hasRoom { break }
             }
             if stopSignal.load(ordering: .relaxed) != 0 { break }
+            if known.contains(job) { continue }
             station.pour(.submit(job))
             submitted += 1
           }
           return submitted
         }
       }
-      var total = 0
+      var total = known.count
       for await submitted in group { total += submitted }
       return total
     }
@@ -81,6 +111,13 @@ enum JobQueueMain {
     interruption.cancel()
     let elapsed = ContinuousClock.now - started
     let metrics = await station.metrics
+    if let durable {
+      do throws(JournalError) {
+        try durable.close()
+      } catch {
+        writeError("error: the journal was not closed: \(error)\n")
+      }
+    }
     writeOutput(Progress.summary(metrics, elapsed: elapsed, attempts: options.attempts))
     let status = Progress.exitStatus(metrics, stoppedBy: stopSignal.load(ordering: .relaxed))
     exit(max(status, standardOutputStatus()))
@@ -147,10 +184,12 @@ struct Options: Equatable {
   var clients = 16
   var startsPerSecond: Int?
   var attempts = 3
+  /// The folder of a journal to resume from and record to.
+  var journal: String?
   var showHelp = false
 
   static let usage = """
-    usage: JobQueue [--jobs N] [--workers N] [--failure-rate F] [--seed N] [--clients N] [--rate N] [--attempts N]
+    usage: JobQueue [--jobs N] [--workers N] [--failure-rate F] [--seed N] [--clients N] [--rate N] [--attempts N] [--journal DIR]
       --jobs N          jobs to run (default 1000)
       --workers N       jobs at a time (default 8)
       --failure-rate F  chance that an attempt fails, from 0 to 1 (default 0.1)
@@ -158,6 +197,8 @@ struct Options: Equatable {
       --clients N       concurrent tasks submitting the jobs (default 16)
       --rate N          most jobs started per second (default: no limit)
       --attempts N      attempts per job, the first included (default 3)
+      --journal DIR     records the queue in DIR, and resumes the jobs not ended from it: run
+                        again with the same flags after a crash (jobs run at least once)
     Progress goes to standard error: a bar on a terminal, a line a second otherwise.
     Exit status: 0 when every job succeeded, 1 when any failed, 130 after Ctrl-C
     (143 after SIGTERM, with the same summary), 2 for bad flags.
@@ -212,6 +253,11 @@ struct Options: Equatable {
             OptionError("'--failure-rate' needs a number from 0 to 1, not '\(text.shownInMessage())'"))
         }
         options.failureRate = rate
+      case "--journal":
+        guard let directory = arguments.next(), !directory.isEmpty else {
+          return .failure(OptionError("'--journal' needs a folder"))
+        }
+        options.journal = directory
       case "--seed":
         guard let text = arguments.next() else { return .failure(OptionError("'--seed' needs a number")) }
         guard let seed = UInt64(text) else {
