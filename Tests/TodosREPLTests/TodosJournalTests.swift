@@ -11,20 +11,7 @@ import Testing
 @Suite struct TodosJournalTests {
   /// Runs a piped session of `lines` on the journal in `directory`.
   func run(_ lines: [String], journal directory: String) async -> (output: String, errors: String) {
-    let output = Lock("")
-    let errors = Lock("")
-    let console = Console(
-      prompt: "todos> ", isInteractive: false, output: { text in output.withLock { $0 += text } },
-      error: { text in errors.withLock { $0 += text } })
-    let (stream, continuation) = AsyncStream.makeStream(of: String.self)
-    for line in lines { continuation.yield(line) }
-    continuation.finish()
-    var session = Session(console: console, defaultPath: .success(directory + "/export.json")) {
-      $0.clock = ImmediateClock()
-    }
-    session.journal = directory
-    await session.run(stream)
-    return (output.withLock { $0 }, errors.withLock { $0 })
+    await runPipedSession(lines, defaultPath: directory + "/export.json", journal: directory)
   }
 
   func scratch() -> String {

@@ -7,23 +7,31 @@ import Testing
 
 @testable import TodosREPL
 
+/// Runs a piped session of `lines`, returning what it wrote to standard output and to standard
+/// error: with `defaultPath` as its list's file, or its list in the journal in `journal`.
+func runPipedSession(
+  _ lines: [String], defaultPath: String = "/nonexistent/todos.json", journal: String? = nil
+) async -> (output: String, errors: String) {
+  let output = Lock("")
+  let errors = Lock("")
+  let console = Console(
+    prompt: "todos> ", isInteractive: false, output: { text in output.withLock { $0 += text } },
+    error: { text in errors.withLock { $0 += text } })
+  let (stream, continuation) = AsyncStream.makeStream(of: String.self)
+  for line in lines { continuation.yield(line) }
+  continuation.finish()
+  var session = Session(console: console, defaultPath: .success(defaultPath)) {
+    $0.clock = ImmediateClock()
+  }
+  session.journal = journal
+  await session.run(stream)
+  return (output.withLock { $0 }, errors.withLock { $0 })
+}
+
 @Suite struct TodosSessionTests {
-  /// Runs a piped session of `lines` with no default file, returning what it wrote to standard
-  /// output and to standard error.
+  /// Runs a piped session of `lines` with no default file.
   func run(_ lines: [String]) async -> (output: String, errors: String) {
-    let output = Lock("")
-    let errors = Lock("")
-    let console = Console(
-      prompt: "todos> ", isInteractive: false, output: { text in output.withLock { $0 += text } },
-      error: { text in errors.withLock { $0 += text } })
-    let (stream, continuation) = AsyncStream.makeStream(of: String.self)
-    for line in lines { continuation.yield(line) }
-    continuation.finish()
-    let session = Session(console: console, defaultPath: .success("/nonexistent/todos.json")) {
-      $0.clock = ImmediateClock()
-    }
-    await session.run(stream)
-    return (output.withLock { $0 }, errors.withLock { $0 })
+    await runPipedSession(lines)
   }
 
   @Test func commandsThatCannotBeDoneNowAreExplained() async {
