@@ -103,15 +103,22 @@ public final class Console: Sendable {
       failedWrites: failures)
   }
 
-  /// Writes a line to standard output.
+  /// Writes a line to standard output. Written at a prompt, it ends the prompt's line: the next
+  /// ``showPrompt()`` draws a new one.
   public func line(_ text: String) {
-    writeOutput(text + "\n")
+    prompting.withLock { prompting in
+      prompting.isAtPrompt = false
+      writeOutput(text + "\n")
+    }
   }
 
   /// Writes a line to standard error: something failed, and ``exitStatus`` says so.
   public func error(_ text: String) {
     errorCount.withLock { $0 += 1 }
-    writeError(text + "\n")
+    prompting.withLock { prompting in
+      prompting.isAtPrompt = false
+      writeError(text + "\n")
+    }
   }
 
   /// The status to exit with at the end of the input: 1 when a session that no person typed (its
@@ -137,6 +144,9 @@ public final class Console: Sendable {
   public func showPrompt() {
     guard isInteractive else { return }
     prompting.withLock { prompting in
+      // Once: a Ctrl-C that cancels a command's work shows the prompt, and so does the command
+      // when it ends, whichever comes first: never two prompts on one line.
+      guard !prompting.isAtPrompt else { return }
       prompting.isAtPrompt = true
       writeOutput(prompt + prompting.editor.text.shownSafely())
     }

@@ -40,19 +40,76 @@ enum Rendering {
   /// The visible todos, numbered, with a summary line and the editor, if open.
   static func view(of state: Todos.State, colors: Bool) -> String {
     let visible = state.visible
-    var lines: [String] = []
-    for (index, row) in visible.enumerated() {
-      let box = row.isDone ? (colors ? "\u{1B}[32m[x]\u{1B}[0m" : "[x]") : "[ ]"
-      let title =
-        row.isDone && colors ? "\u{1B}[2m\(row.title.shownSafely())\u{1B}[0m" : row.title.shownSafely()
-      lines.append("\(index + 1). \(box) \(title)")
-    }
+    var lines = visible.enumerated().map { line(for: $1, at: $0, colors: colors) }
     if visible.isEmpty { lines.append(state.rows.isEmpty ? "(no todos)" : "(no todos to show)") }
+    return (lines + tail(of: state, visible: visible)).joined(separator: "\n")
+  }
+
+  /// A list longer than this is not shown whole after each change, only what changed in it: a
+  /// script that adds n todos would otherwise print n²/2 lines.
+  static let fullViewLimit = 20
+
+  /// What the session last showed of the list, to compare the next state with.
+  struct Shown: Sendable {
+    var view: String?
+    var rows: IdentifiedArrayOf<Row.State>
+    var tail: [String]
+    var filter: Todos.Filter
+    var search: String
+
+    init(_ state: Todos.State, colors: Bool) {
+      let visible = state.visible
+      self.init(
+        view: visible.count <= fullViewLimit ? Rendering.view(of: state, colors: colors) : nil, state: state,
+        visible: visible)
+    }
+
+    init(view: String?, state: Todos.State, visible: [Row.State]) {
+      self.view = view
+      self.rows = state.rows
+      self.tail = Rendering.tail(of: state, visible: visible)
+      self.filter = state.filter
+      self.search = state.search
+    }
+  }
+
+  /// What to show after a reduction left `state`, given what was shown last (`nil` when nothing
+  /// changed): the whole view of a short list, or of one whose filter or search changed; of a
+  /// long one, the rows added or changed, with their numbers, the titles of those removed, and
+  /// the summary. Updates `shown`.
+  static func update(_ shown: inout Shown, to state: Todos.State, colors: Bool) -> String? {
+    let visible = state.visible
+    if visible.count <= fullViewLimit || shown.filter != state.filter || shown.search != state.search {
+      let view = view(of: state, colors: colors)
+      defer { shown = Shown(view: view, state: state, visible: visible) }
+      return view == shown.view ? nil : view
+    }
+    var lines: [String] = []
+    for (index, row) in visible.enumerated() where shown.rows[id: row.id] != row {
+      lines.append(line(for: row, at: index, colors: colors))
+    }
+    for row in shown.rows where state.rows[id: row.id] == nil {
+      lines.append("removed: \"\(row.title.shownSafely())\"")
+    }
+    let tail = tail(of: state, visible: visible)
+    defer { shown = Shown(view: nil, state: state, visible: visible) }
+    return lines.isEmpty && tail == shown.tail ? nil : (lines + tail).joined(separator: "\n")
+  }
+
+  private static func line(for row: Row.State, at index: Int, colors: Bool) -> String {
+    let box = row.isDone ? (colors ? "\u{1B}[32m[x]\u{1B}[0m" : "[x]") : "[ ]"
+    let title =
+      row.isDone && colors ? "\u{1B}[2m\(row.title.shownSafely())\u{1B}[0m" : row.title.shownSafely()
+    return "\(index + 1). \(box) \(title)"
+  }
+
+  /// The lines under the rows: the summary, and the editor, if open.
+  private static func tail(of state: Todos.State, visible: [Row.State]) -> [String] {
     let done = state.rows.count { $0.isDone }
     var summary = "\(state.rows.count) \(state.rows.count == 1 ? "todo" : "todos"), \(done) done"
     if state.filter != .all { summary += " · showing \(state.filter.rawValue)" }
     if !state.search.isEmpty { summary += " · search \"\(state.search.shownSafely())\"" }
-    lines.append(summary)
+    var lines = [summary]
     if let editor = state.editor, let position = visible.firstIndex(where: { $0.id == editor.rowID }) {
       lines.append(
         "editing \(position + 1): \"\(editor.draft.shownSafely())\" (text TITLE, then commit or discard)")
@@ -60,7 +117,7 @@ enum Rendering {
       lines.append(
         "editing a hidden todo: \"\(editor.draft.shownSafely())\" (text TITLE, then commit or discard)")
     }
-    return lines.joined(separator: "\n")
+    return lines
   }
 
   /// What changed between two lists, in words: `"Buy milk" added, "Call mom" changed`.

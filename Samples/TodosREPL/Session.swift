@@ -47,14 +47,10 @@ struct Session {
     // Writes the list each time a reduction changes what it shows, whatever caused it. It compares
     // with what it last wrote, not with the state before the reduction: a shared value (the
     // filter) reads the same, as it is now, in both.
-    let lastShown = Mutex(Rendering.view(of: initialState, colors: colors))
+    let lastShown = Mutex(Rendering.Shown(initialState, colors: colors))
     let printer = DripperObserver<Todos.State, Todos.Action>(didReduce: { transition in
-      let shown = Rendering.view(of: transition.new, colors: colors)
-      let changed = lastShown.withLock { last in
-        defer { last = shown }
-        return last != shown
-      }
-      if changed { console.stateLine(shown) }
+      let update = lastShown.withLock { Rendering.update(&$0, to: transition.new, colors: colors) }
+      if let update { console.stateLine(update) }
     })
     let station: StationOf<Todos>
     let durable = journal.map { Journaling.durable(at: $0, filter: settings) }
@@ -69,7 +65,7 @@ struct Session {
         return console.error("error: \(error)")
       }
       // The printer shows what changes from the recovered list on.
-      let recovered = Rendering.view(of: await station.state, colors: colors)
+      let recovered = Rendering.Shown(await station.state, colors: colors)
       lastShown.withLock { $0 = recovered }
       if let recovery = durable.recovery {
         if let torn = recovery.tornTail { console.line("note: \(torn)") }

@@ -33,4 +33,20 @@ import Testing
     console.leavePrompt("+")
     #expect(captured.outputText.hasSuffix("count: 0 | computing\ncounter> \r\u{1B}[2Kcounter> +\n"))
   }
+
+  /// Issue 42: Ctrl-C during `wait` cancels the work and shows the prompt, and `wait` ending shows
+  /// it too: two prompts on one line ("todos> todos> ").
+  @Test func thePromptIsDrawnOnceWhoeverAsksFirst() {
+    let captured = CapturedConsole()
+    let console = captured.console(interactive: true)
+    console.leavePrompt("wait")
+    console.interrupted()  // Ctrl-C: the line ends
+    console.showPrompt()  // the handler, once the work is cancelled
+    console.showPrompt()  // the command, as `wait` returns
+    #expect(captured.outputText == "\ncounter> ")
+    // A line written at the prompt ends its line: the next prompt is drawn.
+    console.line("The list has unsaved changes.")
+    console.showPrompt()
+    #expect(captured.outputText == "\ncounter> The list has unsaved changes.\ncounter> ")
+  }
 }

@@ -46,6 +46,25 @@ func runPipedSession(
         """)
   }
 
+  @Test func aLongListShowsWhatChangedNotTheWholeListAfterEachCommand() async {
+    // Issue 42: a script of n adds printed n²/2 lines (every row after every add).
+    for count in [200, 400] {
+      let (output, errors) = await run((1...count).map { "add t\($0)" } + ["toggle 30", "remove 2"])
+      #expect(errors == "")
+      let lines = output.split(separator: "\n")
+      // The whole list while it is short (2 + 3 + … + 21 lines), then two lines an add.
+      #expect(lines.count == (2...21).reduce(0, +) + 2 * (count - 20) + 2 + 2)
+      #expect(
+        lines.suffix(6) == [
+          "\(count). [ ] t\(count)", "\(count) todos, 0 done", "30. [x] t30",
+          "\(count) todos, 1 done", "removed: \"t2\"", "\(count - 1) todos, 1 done",
+        ])
+    }
+    // A filter shows the whole of what it lets through.
+    let (output, _) = await run((1...25).map { "add t\($0)" } + ["toggle 1", "filter done"])
+    #expect(output.hasSuffix("1. [x] t1\n25 todos, 1 done · showing done\n"))
+  }
+
   @Test func aScriptedSessionIncludingACorruptLoad() async throws {
     let corrupt = NSTemporaryDirectory() + "dripper-todos-\(UUID().uuidString)-corrupt.json"
     try "{ broken".write(toFile: corrupt, atomically: false, encoding: .utf8)
