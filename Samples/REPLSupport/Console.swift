@@ -50,22 +50,27 @@ public final class Console: Sendable {
   private let errorCount = Mutex(0)
   /// Writes to the output that failed (a full disk): they make the exit status 1.
   private let failedWrites: WriteFailures
+  /// The terminal's width in columns, read at each redraw (the window may be resized).
+  private let columns: @Sendable () -> Int
 
   /// A console that writes through closures, for tests.
   public convenience init(
     prompt: String, isInteractive: Bool, usesColor: Bool = false,
     output: @escaping @Sendable (String) -> Void,
-    error: @escaping @Sendable (String) -> Void
+    error: @escaping @Sendable (String) -> Void,
+    columns: @escaping @Sendable () -> Int = { 80 }
   ) {
     self.init(
       prompt: prompt, isInteractive: isInteractive, usesColor: usesColor, output: output, error: error,
-      failedWrites: WriteFailures())
+      failedWrites: WriteFailures(), columns: columns)
   }
 
   private init(
     prompt: String, isInteractive: Bool, usesColor: Bool, output: @escaping @Sendable (String) -> Void,
-    error: @escaping @Sendable (String) -> Void, failedWrites: WriteFailures
+    error: @escaping @Sendable (String) -> Void, failedWrites: WriteFailures,
+    columns: @escaping @Sendable () -> Int
   ) {
+    self.columns = columns
     self.prompt = prompt
     self.isInteractive = isInteractive
     self.usesColor = usesColor
@@ -100,7 +105,12 @@ public final class Console: Sendable {
       error: { text in
         if let code = write(text, to: error) { _ = failures.first(code) }
       },
-      failedWrites: failures)
+      failedWrites: failures,
+      columns: {
+        var size = winsize()
+        guard ioctl(output, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
+      })
   }
 
   /// Writes a line to standard output. Written at a prompt, it ends the prompt's line: the next
@@ -133,7 +143,7 @@ public final class Console: Sendable {
     prompting.withLock { prompting in
       if prompting.isAtPrompt {
         // Erase the prompt and the typed text, write the line, and draw them again below it.
-        writeOutput("\r\u{1B}[2K" + text + "\n" + prompt + prompting.editor.text.shownSafely())
+        writeOutput(erase(prompting) + text + "\n" + redraw(&prompting))
       } else {
         writeOutput(text + "\n")
       }
@@ -148,8 +158,22 @@ public final class Console: Sendable {
       // when it ends, whichever comes first: never two prompts on one line.
       guard !prompting.isAtPrompt else { return }
       prompting.isAtPrompt = true
-      writeOutput(prompt + prompting.editor.text.shownSafely())
+      writeOutput(redraw(&prompting))
     }
+  }
+
+  /// Moves to where the prompt starts and erases it and the typed text, over every row they
+  /// wrapped onto.
+  private func erase(_ prompting: Prompting) -> String {
+    let rowsUp = prompting.drawn > 0 ? (prompting.drawn - 1) / max(1, columns()) : 0
+    return rowsUp == 0 ? "\r\u{1B}[2K" : "\r\u{1B}[\(rowsUp)A\u{1B}[J"
+  }
+
+  /// The prompt and the typed text, to write where the prompt starts; notes their length.
+  private func redraw(_ prompting: inout Prompting) -> String {
+    let text = prompt + prompting.editor.text.shownSafely()
+    prompting.drawn = text.count
+    return text
   }
 
   /// A key read from a terminal in raw mode (see ``StandardInput/lines(console:)``): the line
@@ -159,7 +183,7 @@ public final class Console: Sendable {
       let outcome = prompting.editor.feed(byte)
       switch outcome {
       case .changed where prompting.isAtPrompt:
-        writeOutput("\r\u{1B}[2K" + prompt + prompting.editor.text.shownSafely())
+        writeOutput(erase(prompting) + redraw(&prompting))
       case .line where prompting.isAtPrompt, .endOfInput where prompting.isAtPrompt:
         // The terminal no longer echoes Return: end the line on screen. The prompt is used up:
         // what is typed next, before the next prompt, is type-ahead.
@@ -192,7 +216,7 @@ public final class Console: Sendable {
       if prompting.linesEnteredAtPrompt > 0 {
         prompting.linesEnteredAtPrompt -= 1
       } else if prompting.isAtPrompt {
-        writeOutput("\r\u{1B}[2K" + prompt + line.shownSafely() + "\n")
+        writeOutput(erase(prompting) + prompt + line.shownSafely() + "\n")
       }
       prompting.isAtPrompt = false
     }
@@ -233,6 +257,9 @@ private final class WriteFailures: Sendable {
 /// The prompt's part of a console's state.
 private struct Prompting {
   var isAtPrompt = false
+  /// The characters the prompt and the typed text take on screen, where the cursor ends: how
+  /// many rows to go up to erase them when the text has wrapped past the terminal's width.
+  var drawn = 0
   /// Lines entered with Return at a prompt, not yet taken by the session: they are on screen.
   var linesEnteredAtPrompt = 0
   var editor = LineEditor()

@@ -1,3 +1,4 @@
+import Dripper
 import REPLSupport
 import Testing
 
@@ -48,5 +49,25 @@ import Testing
     console.line("The list has unsaved changes.")
     console.showPrompt()
     #expect(captured.outputText == "\ncounter> The list has unsaved changes.\ncounter> ")
+  }
+
+  /// Issue 42: a typed line past the terminal's width wrapped onto a second row, and the redraw
+  /// erased only the last row, leaving the first on screen above each redraw.
+  @Test func aTypedLineWiderThanTheTerminalIsErasedOverEveryRowItTakes() {
+    let output = Lock("")
+    let console = Console(
+      prompt: "counter> ", isInteractive: true, output: { text in output.withLock { $0 += text } },
+      error: { _ in }, columns: { 20 })
+    console.showPrompt()
+    for byte in "set 12345678901".utf8 { _ = console.keyPressed(byte) }  // 9 + 15 = 24 columns: two rows
+    output.withLock { $0 = "" }
+    console.stateLine("count: 1")
+    #expect(output.withLock { $0 } == "\r\u{1B}[1A\u{1B}[Jcount: 1\ncounter> set 12345678901")
+    output.withLock { $0 = "" }
+    _ = console.keyPressed(0x7F)  // backspace: 23 columns, still two rows
+    #expect(output.withLock { $0 } == "\r\u{1B}[1A\u{1B}[Jcounter> set 1234567890")
+    output.withLock { $0 = "" }
+    for _ in 0..<4 { _ = console.keyPressed(0x7F) }  // 19 columns: one row
+    #expect(output.withLock { $0 }.hasSuffix("\r\u{1B}[2Kcounter> set 123456"))
   }
 }
