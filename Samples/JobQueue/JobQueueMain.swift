@@ -55,7 +55,6 @@ enum JobQueueMain {
       }
       let recovered = await station.state
       recoveredJobs = Set(recovered.jobs.keys)
-      if let torn = durable.recovery?.tornTail { writeError("note: \(torn)\n") }
       if !recoveredJobs.isEmpty {
         writeOutput(
           "JobQueue: resuming from \(durable.directory): \(recovered.metrics.ended) of \(recoveredJobs.count) jobs ended before"

@@ -67,11 +67,8 @@ struct Session {
       // The printer shows what changes from the recovered list on.
       let recovered = Rendering.Shown(await station.state, colors: colors)
       lastShown.withLock { $0 = recovered }
+      // A torn last line, or a replay that differs, is said by the Station, as a diagnostic.
       if let recovery = durable.recovery {
-        if let torn = recovery.tornTail { console.line("note: \(torn)") }
-        if let divergence = recovery.divergence {
-          console.error("warning: the journal's list differs from its replay at \(divergence)")
-        }
         if recovery.lastSequence > 0 {
           console.line(
             "resumed the list in \(durable.directory.shownInMessage(limit: 100)): \(recovery.lastSequence) actions"

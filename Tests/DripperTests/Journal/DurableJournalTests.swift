@@ -1,4 +1,5 @@
 import JournalCrashChild
+import Synchronization
 import Testing
 
 @testable import Dripper
@@ -104,11 +105,17 @@ private func pourRun(_ station: StationOf<Ledger>, _ count: Int) async {
     }
     scratch.write(Array("4 - add".utf8), to: "journal", appending: true)
     let durable = Ledger.journal(at: scratch.path, durability: .everyAction, snapshotEvery: 100)
-    let station = try Station.recovering(from: durable, initialState: Ledger.State()) { Ledger() }
+    let diagnostics = Mutex<[String]>([])
+    let station = try Station.recovering(from: durable, initialState: Ledger.State()) {
+      Ledger()
+    } withDependencies: {
+      $0.diagnosticReporter = { diagnostic in diagnostics.withLock { $0.append(diagnostic.message) } }
+    }
     #expect(await station.state == Ledger.State.after(3))
-    #expect(
-      durable.recovery?.tornTail
-        == "\(scratch.file("journal")): ignored 7 bytes after its last whole line: a write a crash cut short")
+    let said =
+      "\(scratch.file("journal")): ignored 7 bytes after its last whole line: a write a crash cut short"
+    #expect(durable.recovery?.tornTail == said)
+    #expect(diagnostics.withLock { $0 } == [said])
   }
 
   @Test func recoveryTimeGrowsWithTheTailNotTheHistory() async throws {
