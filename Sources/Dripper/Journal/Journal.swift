@@ -39,47 +39,38 @@ public final class Journal: Sendable {
   /// The entries of a journal in memory, in chunks of a fixed size: an append never copies the
   /// entries before it (a single array would copy them all each time it grew, holding the lock
   /// for as long), and a chunk freed is reused by the allocator.
-  final class MemoryJournal: Sendable {
+  struct MemoryEntries {
     static let chunkSize = 1_024
 
-    struct Contents {
-      var full: [[JournalEntry]] = []
-      var current: [JournalEntry] = []
-      var lastSequence: UInt64 = 0
+    var full: [[JournalEntry]] = []
+    var current: [JournalEntry] = []
+    var lastSequence: UInt64 = 0
 
-      mutating func append(_ entry: JournalEntry) {
-        if current.count == current.capacity {
-          if !current.isEmpty { full.append(current) }
-          current = []
-          current.reserveCapacity(MemoryJournal.chunkSize)
-        }
-        current.append(entry)
+    mutating func append(_ entry: JournalEntry) {
+      if current.count == current.capacity {
+        if !current.isEmpty { full.append(current) }
+        current = []
+        current.reserveCapacity(Self.chunkSize)
       }
-
-      var entries: [JournalEntry] {
-        var entries: [JournalEntry] = []
-        entries.reserveCapacity(full.count * MemoryJournal.chunkSize + current.count)
-        for chunk in full { entries += chunk }
-        entries += current
-        return entries
-      }
+      current.append(entry)
     }
 
-    let contents = Lock(Contents())
+    var entries: [JournalEntry] {
+      var entries: [JournalEntry] = []
+      entries.reserveCapacity(full.count * Self.chunkSize + current.count)
+      for chunk in full { entries += chunk }
+      entries += current
+      return entries
+    }
   }
 
-  /// Exactly one of the two is set. Two optional stored properties rather than an enum: an
-  /// append reads one in place, where a switch over an enum's payload retained and released it.
-  let memory: MemoryJournal?
+  /// A journal in memory keeps its entries here; a file journal, whose entries go to `file`,
+  /// leaves it empty. Stored in the journal itself, so that an append reaches it with no
+  /// reference to follow, retain or release.
+  let memory = Lock(MemoryEntries())
   let file: JournalFile?
 
-  init(memory: MemoryJournal) {
-    self.memory = memory
-    self.file = nil
-  }
-
-  init(file: JournalFile) {
-    self.memory = nil
+  init(file: JournalFile?) {
     self.file = file
   }
 
@@ -89,7 +80,7 @@ public final class Journal: Sendable {
 
   /// A journal that keeps its entries in memory, numbered from 1.
   public static func inMemory() -> Journal {
-    Journal(memory: MemoryJournal())
+    Journal(file: nil)
   }
 
   /// A journal that appends to the file at `path`, creating it if there is none.
@@ -108,12 +99,12 @@ public final class Journal: Sendable {
   /// The entries recorded, in order: those of a journal in memory. A file journal keeps none in
   /// memory; read its file with ``read(at:)``.
   public var entries: [JournalEntry] {
-    memory?.contents.withLock { $0.entries } ?? []
+    file == nil ? memory.withLock { $0.entries } : []
   }
 
   /// The number of the last entry recorded (written or still waiting to be); 0 before the first.
   public var lastSequence: UInt64 {
-    memory?.contents.withLock { $0.lastSequence } ?? file?.lastSequence ?? 0
+    file?.lastSequence ?? memory.withLock { $0.lastSequence }
   }
 
   /// What was cut off the end of the file when it was opened: a last line a crash tore.
@@ -138,7 +129,7 @@ public final class Journal: Sendable {
   @usableFromInline
   func append(action: String, stateHash: UInt64?) -> (sequence: UInt64, error: JournalError?) {
     if let file { return file.append(action: action, stateHash: stateHash) }
-    let sequence = memory!.contents.withLock { journal in
+    let sequence = memory.withLock { journal in
       journal.lastSequence += 1
       journal.append(JournalEntry(sequence: journal.lastSequence, action: action, stateHash: stateHash))
       return journal.lastSequence
