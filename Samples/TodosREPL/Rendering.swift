@@ -84,12 +84,32 @@ enum Rendering {
       defer { shown = Shown(view: view, state: state, visible: visible) }
       return view == shown.view ? nil : view
     }
-    var lines: [String] = []
-    for (index, row) in visible.enumerated() where shown.rows[id: row.id] != row {
-      lines.append(line(for: row, at: index, colors: colors))
+    // The rows added or changed, found by walking both lists side by side: a row is looked up
+    // by its id only where the two lists stop matching (a removal, a load), so that an action
+    // that appends or changes one row costs no hashing of the others.
+    let old = shown.rows
+    let new = state.rows
+    var changed: [UniqueID] = []
+    var aligned = true
+    for index in new.indices {
+      let row = new[index]
+      if aligned, index < old.count, old[index].id == row.id {
+        if old[index] != row { changed.append(row.id) }
+        continue
+      }
+      if index < old.count { aligned = false }
+      if old[id: row.id] != row { changed.append(row.id) }
     }
-    for row in shown.rows where state.rows[id: row.id] == nil {
-      lines.append("removed: \"\(row.title.shownSafely())\"")
+    var lines: [String] = []
+    if !changed.isEmpty {
+      for (index, row) in visible.enumerated() where changed.contains(row.id) {
+        lines.append(line(for: row, at: index, colors: colors))
+      }
+    }
+    if !aligned || new.count < old.count {
+      for row in old where new[id: row.id] == nil {
+        lines.append("removed: \"\(row.title.shownSafely())\"")
+      }
     }
     let tail = tail(of: state, visible: visible)
     defer { shown = Shown(view: nil, state: state, visible: visible) }

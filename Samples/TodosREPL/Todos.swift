@@ -27,8 +27,11 @@ struct Todos: Dripper {
 
     /// The rows shown: through the filter and the search.
     var visible: [Row.State] {
-      rows.filter { row in
-        filter.includes(row) && (search.isEmpty || row.title.lowercased().contains(search.lowercased()))
+      // The shared filter and the search read once, not once per row.
+      let filter = self.filter
+      let search = self.search.lowercased()
+      return rows.filter { row in
+        filter.includes(row) && (search.isEmpty || row.title.lowercased().contains(search))
       }
     }
 
