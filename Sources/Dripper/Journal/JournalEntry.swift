@@ -162,13 +162,25 @@ enum JournalLine {
   private static func write(hex value: UInt64, into line: UnsafeMutableBufferPointer<UInt8>, at start: Int)
     -> Int
   {
-    var remaining = value
-    for index in stride(from: start + 15, through: start, by: -1) {
-      let digit = UInt8(truncatingIfNeeded: remaining & 0xf)
-      line[index] = digit &+ (digit < 10 ? UInt8(ascii: "0") : UInt8(ascii: "a") &- 10)
-      remaining >>= 4
-    }
+    let base = UnsafeMutableRawPointer(line.baseAddress! + start)
+    base.storeBytes(of: hexDigits(UInt32(truncatingIfNeeded: value >> 32)).littleEndian, as: UInt64.self)
+    base.storeBytes(
+      of: hexDigits(UInt32(truncatingIfNeeded: value)).littleEndian, toByteOffset: 8, as: UInt64.self)
     return start + 16
+  }
+
+  /// `value`'s eight hexadecimal digits as ASCII, the first in the lowest byte: each nibble
+  /// spread into a byte of its own, then `0`…`9` or `a`…`f` added to all eight at once.
+  private static func hexDigits(_ value: UInt32) -> UInt64 {
+    var nibbles = UInt64(value)
+    nibbles = (nibbles | nibbles << 16) & 0x0000_FFFF_0000_FFFF
+    nibbles = (nibbles | nibbles << 8) & 0x00FF_00FF_00FF_00FF
+    nibbles = (nibbles | nibbles << 4) & 0x0F0F_0F0F_0F0F_0F0F
+    // A byte at 10 or more gets 0x27 more, from `9` + 1 to `a`.
+    let letters = ((nibbles &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
+    let digits = nibbles &+ 0x3030_3030_3030_3030 &+ letters &* 0x27
+    // The first digit is in the highest byte: swapped, it is the lowest.
+    return digits.byteSwapped
   }
 
   /// Why a line is not an entry: what it is, for the error that names it.

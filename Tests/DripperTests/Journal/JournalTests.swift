@@ -227,6 +227,19 @@ private struct Stamper: Dripper {
         != hash(JournaledTimer.State(ticks: 1, log: ["a", ""])))
   }
 
+  @Test func numbersAreWrittenAsTheStandardLibraryWritesThem() {
+    var generator = SystemRandomNumberGenerator()
+    let values: [UInt64] =
+      [0, 1, 9, 10, 15, 16, 255, 0xdead_beef, .max, 1 << 63] + (0..<200).map { _ in generator.next() }
+    for value in values {
+      let fields = JournalEntry(sequence: max(value, 1), action: "x", stateHash: value).description.split(
+        separator: " ")
+      let hex = String(value, radix: 16)
+      #expect(fields[0] == "\(max(value, 1))")
+      #expect(fields[1] == String(repeating: "0", count: 16 - hex.count) + hex)
+    }
+  }
+
   @Test func anEntryIsOneLineWhateverItsActionHolds() {
     let actions = [
       "plain", "", "two\nlines", "back\\slash\\n", "carriage\r\nreturn", "ünïcödé 🎉", "  spaced  ",
