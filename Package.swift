@@ -27,11 +27,14 @@ let package = Package(
     .testTarget(
       name: "DripperTests", dependencies: ["Dripper", "DripperTesting", "JournalCrashChild"],
       swiftSettings: strict),
-    // A process the journal tests kill at random moments (Tests/DripperTests/Journal).
+    // A process the journal tests kill at random moments (Tests/DripperTests/Journal), and the
+    // features the journal tests of both test targets share.
     .executableTarget(
       name: "JournalCrashChild", dependencies: ["Dripper"], path: "Tests/JournalCrashChild",
       swiftSettings: strict),
-    .testTarget(name: "DripperTestingTests", dependencies: ["DripperTesting"], swiftSettings: strict),
+    .testTarget(
+      name: "DripperTestingTests", dependencies: ["DripperTesting", "JournalCrashChild"],
+      swiftSettings: strict),
     .target(
       name: "REPLSupport", dependencies: ["Dripper"], path: "Samples/REPLSupport", swiftSettings: strict),
     .executableTarget(

@@ -1,64 +1,8 @@
+import JournalCrashChild
 import Synchronization
 import Testing
 
 @testable import Dripper
-
-/// A feature whose effects pour back and whose actions `.send` follow-ups: everything a journal
-/// must record, in the order the Station reduces it.
-private struct JournaledTimer: Dripper {
-  struct State: Equatable, Sendable {
-    var ticks = 0
-    var log: [String] = []
-  }
-  enum Action: Equatable, Sendable {
-    case start(Int)
-    case tick
-    case note(String)
-  }
-
-  var body: some DripperOf<Self> {
-    Drip { state, action in
-      switch action {
-      case .start(let count):
-        state.log.append("start \(count)")
-        return .merge(
-          .send(.note("started")),
-          .run { pour in
-            for _ in 0..<count { await pour(.tick) }
-          })
-      case .tick:
-        state.ticks += 1
-        return .none
-      case .note(let text):
-        state.log.append(text)
-        return .none
-      }
-    }
-  }
-}
-
-extension JournaledTimer.Action {
-  /// The journal's text of an action.
-  var journaled: String {
-    switch self {
-    case .start(let count): "start \(count)"
-    case .tick: "tick"
-    case .note(let text): "note \(text)"
-    }
-  }
-
-  init(journaled text: String) throws {
-    if text == "tick" {
-      self = .tick
-    } else if text.hasPrefix("start "), let count = Int(text.dropFirst(6)) {
-      self = .start(count)
-    } else if text.hasPrefix("note ") {
-      self = .note(String(text.dropFirst(5)))
-    } else {
-      throw JournalError("not an action: \(text)")
-    }
-  }
-}
 
 /// A reducer that reads a global value instead of a dependency: what a replay must find.
 private let wallClock = Atomic<Int>(0)
