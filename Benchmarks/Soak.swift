@@ -18,24 +18,9 @@ import Synchronization
 // short-lived Station with 200 effects in flight and an observer of its own. Exits 1 if the memory
 // grew by more than `allowedGrowthKiB` after the warm-up.
 
-/// The body of an OS thread.
-private final class ThreadBody: Sendable {
-  let run: @Sendable () -> Void
-  init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-}
-
 /// Starts an OS thread (a pthread, not a task) running `body`.
 func startOSThread(_ body: @escaping @Sendable () -> Void) {
-  var handle = pthread_t()
-  let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
-  let created = pthread_create(
-    &handle, nil,
-    { context in
-      Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue().run()
-      return nil
-    }, context)
-  precondition(created == 0, "pthread_create failed")
-  pthread_detach(handle)
+  precondition(OSThread.start(body), "pthread_create failed")
 }
 
 /// OS threads that live for the whole soak and do one round of work each time they are told:

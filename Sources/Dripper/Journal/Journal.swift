@@ -418,22 +418,10 @@ final class JournalFile: Sendable {
     }
   }
 
-  /// Starts the thread that writes batches: when woken, and at each interval.
+  /// Starts the thread that writes batches: when woken, and at each interval. It holds the file
+  /// until it ends, after the file is closed.
   private func startWriter() -> Bool {
-    var thread = pthread_t()
-    let context = Unmanaged.passRetained(self).toOpaque()
-    let started = pthread_create(
-      &thread, nil,
-      { context in
-        Unmanaged<JournalFile>.fromOpaque(context!).takeRetainedValue().runWriter()
-        return nil
-      }, context)
-    guard started == 0 else {
-      Unmanaged<JournalFile>.fromOpaque(context).release()
-      return false
-    }
-    pthread_detach(thread)
-    return true
+    OSThread.start { [self] in runWriter() }
   }
 
   private func runWriter() {

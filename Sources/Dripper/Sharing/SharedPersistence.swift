@@ -175,22 +175,12 @@ final class SharedWatch: Sendable {
       }
     #endif
     let watcher = Watcher(events: events, stop: pipeEnds[0], changed: changed)
-    var thread = pthread_t()
-    let context = Unmanaged.passRetained(watcher).toOpaque()
-    let started = pthread_create(
-      &thread, nil,
-      { context in
-        Unmanaged<Watcher>.fromOpaque(context!).takeRetainedValue().run()
-        return nil
-      }, context)
-    guard started == 0 else {
-      Unmanaged<Watcher>.fromOpaque(context).release()
+    guard OSThread.start({ watcher.run() }) else {
       close(pipeEnds[0])
       close(pipeEnds[1])
       if events >= 0 { close(events) }
       return nil
     }
-    pthread_detach(thread)
     stop = pipeEnds[1]
   }
 
