@@ -40,3 +40,36 @@ struct Editor: Dripper {
     }
   }
 }
+
+/// For the journal (`--journal`): a binding's key path cannot be encoded, and the editor's only
+/// binding is the draft's, so it is written as the draft.
+extension Editor.Action: Codable {
+  private enum CodingKeys: String, CodingKey {
+    case draft
+    case commit
+    case discard
+  }
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    if let draft = try container.decodeIfPresent(String.self, forKey: .draft) {
+      self = .set(\.draft, draft)
+    } else if container.contains(.commit) {
+      self = .commit
+    } else if container.contains(.discard) {
+      self = .discard
+    } else {
+      throw DecodingError.dataCorrupted(
+        .init(codingPath: decoder.codingPath, debugDescription: "not an editor action"))
+    }
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    switch self {
+    case .binding(let binding): try container.encode(binding.value(at: \.draft) ?? "", forKey: .draft)
+    case .commit: try container.encode(true, forKey: .commit)
+    case .discard: try container.encode(true, forKey: .discard)
+    }
+  }
+}

@@ -8,7 +8,7 @@ struct Row: Dripper {
     var isDone = false
   }
 
-  enum Action: Equatable, Sendable {
+  enum Action: Equatable, Codable, Sendable {
     case toggle
     case rename(String)
   }

@@ -64,7 +64,7 @@ private enum TodoFilesKey: DependencyKey {
 
 /// Which version of a file is at a path, as a save compares it with the one the session last read
 /// or wrote: empty when there is no file.
-struct FileStamp: Equatable, Sendable {
+struct FileStamp: Equatable, Codable, Sendable {
   let identity: String
 
   init(_ identity: String) {

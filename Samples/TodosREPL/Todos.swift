@@ -56,7 +56,8 @@ struct Todos: Dripper {
     }
   }
 
-  enum Action: Equatable, Sendable {
+  /// `Codable` for the journal (`--journal`, see ``Journaling``).
+  enum Action: Equatable, Codable, Sendable {
     /// Adds a todo: the reducer makes its id and inserts it with `.insert`, so that a journal
     /// holds the id and a replay gives the same list (see `--journal`).
     case add(String)

@@ -7,6 +7,13 @@ public enum IdentifiedAction<ID: Hashable & Sendable, Action: Sendable>: Sendabl
   case element(id: ID, action: Action)
 }
 
+/// Encodable as its id and its action, so that a feature's actions can be written to a journal
+/// (see ``Dripper/recording(to:hashing:encode:)``) with a `Codable` encoder.
+extension IdentifiedAction: Encodable where ID: Encodable, Action: Encodable {}
+
+/// Decodable from what ``IdentifiedAction``'s `Encodable` conformance writes.
+extension IdentifiedAction: Decodable where ID: Decodable, Action: Decodable {}
+
 /// The action of a list of `Element` features: `IdentifiedActionOf<Row>` is
 /// `IdentifiedAction<Row.State.ID, Row.Action>`.
 public typealias IdentifiedActionOf<Element: Dripper> = IdentifiedAction<Element.State.ID, Element.Action>

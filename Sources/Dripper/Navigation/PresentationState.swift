@@ -173,3 +173,10 @@ public enum PresentationAction<Action: Sendable>: Sendable {
 }
 
 extension PresentationAction: Equatable where Action: Equatable {}
+
+/// Encodable as its case and the child's action, so that a feature's actions can be written to a
+/// journal (see ``Dripper/recording(to:hashing:encode:)``) with a `Codable` encoder.
+extension PresentationAction: Encodable where Action: Encodable {}
+
+/// Decodable from what ``PresentationAction``'s `Encodable` conformance writes.
+extension PresentationAction: Decodable where Action: Decodable {}

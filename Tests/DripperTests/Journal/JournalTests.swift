@@ -1,3 +1,4 @@
+import Foundation
 import JournalCrashChild
 import Synchronization
 import Testing
@@ -169,6 +170,33 @@ private struct Stamper: Dripper {
     #expect(
       hash(JournaledTimer.State(ticks: 1, log: ["a"]))
         != hash(JournaledTimer.State(ticks: 1, log: ["a", ""])))
+  }
+
+  @Test func listAndPresentationActionsAreCodableWhenWhatTheyHoldIs() throws {
+    // What a feature's `Codable` action needs to be written to a journal with a JSON encoder.
+    enum ChildAction: Codable, Equatable, Sendable {
+      case rename(String)
+      case toggle
+    }
+    let rows: [IdentifiedAction<Int, ChildAction>] = [
+      .element(id: 3, action: .rename("Oat milk")), .element(id: -1, action: .toggle),
+    ]
+    let presented: [PresentationAction<ChildAction>] = [.presented(.toggle), .dismiss]
+    for action in rows {
+      let decoded = try JSONDecoder().decode(
+        IdentifiedAction<Int, ChildAction>.self, from: JSONEncoder().encode(action))
+      guard case .element(let id, let child) = decoded, case .element(let expectedID, let expected) = action
+      else {
+        Issue.record("not an element")
+        continue
+      }
+      #expect(id == expectedID && child == expected)
+    }
+    for action in presented {
+      #expect(
+        try JSONDecoder().decode(PresentationAction<ChildAction>.self, from: JSONEncoder().encode(action))
+          == action)
+    }
   }
 
   @Test func numbersAreWrittenAsTheStandardLibraryWritesThem() {
