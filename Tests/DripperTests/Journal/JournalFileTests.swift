@@ -40,6 +40,32 @@ private func mode(of path: String) -> mode_t {
 }
 
 @Suite struct JournalFileTests {
+  @Test(arguments: ["memory", "file"])
+  func recordingCostsTheSameWhateverTheJournalAlreadyHolds(sink: String) async throws {
+    // Appends never copy what the journal holds (memory: fixed chunks; a file: batches taken out
+    // by the writer), so n, 2n and 4n actions cost in proportion.
+    let scratch = ScratchDirectory()
+    var number = 0
+    await expectLinear("recording to a journal in \(sink)", n: 20_000) { n in
+      number += 1
+      let journal: Journal
+      do {
+        journal =
+          sink == "memory"
+          ? Journal.inMemory()
+          : try Journal.file(at: scratch.file("\(number).journal"), durability: .everyActions(1_000))
+      } catch {
+        Issue.record("no journal: \(error)")
+        return
+      }
+      let station = tallyStation(journal)
+      for amount in 0..<n { station.pour(.add(amount)) }
+      await station.reducePending()
+      #expect(journal.lastSequence == UInt64(n))
+      try? journal.close()
+    }
+  }
+
   @Test func aFileJournalWrittenAtEveryActionHoldsEachEntryOnceItsPourIsDone() async throws {
     let scratch = ScratchDirectory()
     let journal = try Journal.file(at: scratch.file("tally.journal"), durability: .everyAction)
