@@ -9,6 +9,13 @@ struct EffectWork: Sendable {
   let base: any Sendable
 }
 
+/// The task of an effect's slot: the registry only ever cancels it.
+///
+/// Its type says it may throw, though no operation it runs does: `Task.detached` wraps a
+/// non-throwing operation in a thunk of the throwing type the runtime takes, one more allocation
+/// for every effect started (see `StateHandler.spawnTask(of:running:)`).
+typealias EffectTask = Task<Void, any Error>
+
 /// A Station's bookkeeping of its effects: ``EffectRegistryState`` behind one lock.
 ///
 /// Each method decides under the lock, then cancels tasks and resumes continuations after
@@ -61,7 +68,7 @@ final class EffectRegistry: Sendable {
   }
 
   /// Records a slot's task, cancelling it at once if the slot was cancelled meanwhile.
-  func attach(_ task: Task<Void, Never>, to slot: EffectSlotID) {
+  func attach(_ task: EffectTask, to slot: EffectSlotID) {
     state.withLock { $0.attach(task, to: slot) }?.cancel()
   }
 

@@ -11,7 +11,7 @@ struct StartWork<Work> {
 /// What the registry must do once its lock is released: cancel tasks, resume continuations,
 /// start work. Acting outside the lock keeps resumed tasks from running into it.
 struct EffectRegistryAftermath<Work> {
-  var cancel = SmallList<Task<Void, Never>>()
+  var cancel = SmallList<EffectTask>()
   var resume = SmallList<UnsafeContinuation<Void, Never>>()
   var start: [StartWork<Work>] = []
 

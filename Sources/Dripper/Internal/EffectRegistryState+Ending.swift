@@ -151,7 +151,7 @@ extension EffectRegistryState {
   ) {
     // Read in place: what a cancelled slot needs, not a copy of the whole slot.
     let found = slots.update(id) {
-      slot -> (role: Role, task: Task<Void, Never>?, held: SmallList<EffectKey>)? in
+      slot -> (role: Role, task: EffectTask?, held: SmallList<EffectKey>)? in
       guard !slot.cancelled else { return nil }
       slot.cancelled = true
       slot.childLeft = childLeft

@@ -45,7 +45,7 @@ struct EffectRegistryState<Work> {
     let origin: EffectOrigin
     /// The keys that cancel it: the ids it runs under and the namespaces of its features.
     let keys: SmallList<EffectKey>
-    var task: Task<Void, Never>?
+    var task: EffectTask?
     /// The pour it belongs to; 0 for bookkeeping (timers, windows).
     let pour: PourNumber
     /// Its parent; 0 for none.
@@ -192,7 +192,7 @@ struct EffectRegistryState<Work> {
   }
 
   /// Records the task of a slot; returns it back if it must be cancelled at once.
-  mutating func attach(_ task: Task<Void, Never>, to id: EffectSlotID) -> Task<Void, Never>? {
+  mutating func attach(_ task: EffectTask, to id: EffectSlotID) -> EffectTask? {
     let cancelled = slots.update(id) { slot in  // Nil: its task ended already.
       slot.task = task
       return slot.cancelled
