@@ -1,0 +1,232 @@
+import Dripper
+import DripperTesting
+import Testing
+
+// TCA's SyncUps example (Examples/SyncUps): the AppFeature, a navigation stack of detail, meeting
+// and recording screens over the list, written again as a Dripper feature with its three tests
+// ported assertion for assertion. A detail screen that deletes its sync-up dismisses itself from
+// inside the stack, which pops it (delete); a recording started from the stack's state ends the
+// meeting and pops itself, its transcript saved through the shared sync-up the detail screen holds
+// too (recording).
+//
+// Where the port differs: the list reads every sync-up from the `\.syncUpList` dependency, TCA's
+// `@Shared(.syncUps)` (see SyncUpDetailPortTests), in the state's initializer, which TestStation
+// runs under the test's dependencies as TCA's TestStore does.
+
+/// The list of sync-ups, as the example's `SyncUpsList`, reduced to its shared list.
+struct SyncUpsList: Dripper {
+  struct State: Equatable, Sendable {
+    @Shared var syncUps: IdentifiedArrayOf<SyncUp>
+
+    init() {
+      @Dependency(\.syncUpList) var list
+      _syncUps = Shared(projectedValue: list)
+    }
+  }
+  enum Action: Equatable, Sendable {
+    case onDelete([Int])
+  }
+  var body: some DripperOf<Self> {
+    Drip { state, action in
+      switch action {
+      case .onDelete(let offsets):
+        state.$syncUps.withLock { syncUps in
+          for offset in offsets.sorted(by: >) { syncUps.remove(at: offset) }
+        }
+        return .none
+      }
+    }
+  }
+}
+
+struct SyncUpsApp: Dripper {
+  struct Path: Dripper {
+    enum State: Equatable, Sendable {
+      case detail(SyncUpDetail.State)
+      case meeting(SyncUp.Meeting, syncUp: SyncUp)
+      case record(RecordMeeting.State)
+    }
+    enum Action: Sendable {
+      case detail(SyncUpDetail.Action)
+      case record(RecordMeeting.Action)
+    }
+    var body: some DripperOf<Self> {
+      EmptyDripper()
+        .ifCaseLet(.detail, action: .detail) { SyncUpDetail() }
+        .ifCaseLet(.record, action: .record) { RecordMeeting() }
+    }
+  }
+
+  struct State: Equatable, Sendable {
+    var path = StackState<Path.State>()
+    var syncUpsList = SyncUpsList.State()
+  }
+
+  enum Action: Sendable {
+    case path(StackAction<Path.State, Path.Action>)
+    case syncUpsList(SyncUpsList.Action)
+  }
+
+  var body: some DripperOf<Self> {
+    Scope(state: \.syncUpsList, action: .syncUpsList) { SyncUpsList() }
+    Drip { state, action in
+      switch action {
+      case .path(.element(_, .detail(.delegate(.startMeeting(let sharedSyncUp))))):
+        state.path.append(.record(RecordMeeting.State(syncUp: sharedSyncUp)))
+        return .none
+      case .path, .syncUpsList:
+        return .none
+      }
+    }
+    .forEach(\.path, action: .path) { Path() }
+  }
+}
+
+extension CasePath<SyncUpsApp.Path.State, SyncUpDetail.State> {
+  static var detail: Self {
+    Self(SyncUpsApp.Path.State.detail) { if case .detail(let s) = $0 { s } else { nil } }
+  }
+}
+extension CasePath<SyncUpsApp.Path.State, RecordMeeting.State> {
+  static var record: Self {
+    Self(SyncUpsApp.Path.State.record) { if case .record(let s) = $0 { s } else { nil } }
+  }
+}
+extension CasePath<SyncUpsApp.Path.Action, SyncUpDetail.Action> {
+  static var detail: Self {
+    Self(SyncUpsApp.Path.Action.detail) { if case .detail(let a) = $0 { a } else { nil } }
+  }
+}
+extension CasePath<SyncUpsApp.Path.Action, RecordMeeting.Action> {
+  static var record: Self {
+    Self(SyncUpsApp.Path.Action.record) { if case .record(let a) = $0 { a } else { nil } }
+  }
+}
+extension CasePath<SyncUpsApp.Action, StackAction<SyncUpsApp.Path.State, SyncUpsApp.Path.Action>> {
+  static var path: Self { Self(SyncUpsApp.Action.path) { if case .path(let a) = $0 { a } else { nil } } }
+}
+extension CasePath<SyncUpsApp.Action, SyncUpsList.Action> {
+  static var syncUpsList: Self {
+    Self(SyncUpsApp.Action.syncUpsList) { if case .syncUpsList(let a) = $0 { a } else { nil } }
+  }
+}
+/// TCA's `\.path.popFrom`.
+extension CasePath<SyncUpsApp.Action, StackElementID> {
+  static var popFrom: Self {
+    Self({ .path(.popFrom(id: $0)) }, extract: { if case .path(.popFrom(let id)) = $0 { id } else { nil } })
+  }
+}
+
+extension SyncUpsApp.Path.State {
+  /// The detail screen's state, for assertions: TCA's `$0.path[id: 0]?.detail`.
+  var detail: SyncUpDetail.State? {
+    get { if case .detail(let state) = self { state } else { nil } }
+    set { if let newValue { self = .detail(newValue) } }
+  }
+}
+
+@Suite struct SyncUpsAppTests {
+  @Test func detailEdit() async {
+    var syncUp = SyncUp.mock
+    let syncUps = Shared(value: IdentifiedArrayOf<SyncUp>([syncUp]))
+    let store = TestStation(initialState: SyncUpsApp.State()) {
+      SyncUpsApp()
+    } withDependencies: {
+      $0.syncUpList = syncUps
+    }
+    let sharedSyncUp = syncUps[id: syncUp.id]!
+
+    await store.pour(.path(.push(id: 0, state: .detail(SyncUpDetail.State(syncUp: sharedSyncUp))))) {
+      $0.path.push(.detail(SyncUpDetail.State(syncUp: sharedSyncUp)), id: 0)
+    }
+
+    await store.pour(.path(.element(id: 0, action: .detail(.editButtonTapped)))) {
+      $0.path[id: 0]?.detail?.destination = .edit(SyncUpForm.State(syncUp: syncUp))
+    }
+
+    syncUp.title = "Blob"
+    await store.pour(
+      .path(
+        .element(id: 0, action: .detail(.destination(.presented(.edit(.binding(.set(\.syncUp, syncUp))))))))
+    ) {
+      $0.path[id: 0]?.detail?.destination = .edit(SyncUpForm.State(syncUp: syncUp))
+    }
+
+    await store.pour(.path(.element(id: 0, action: .detail(.doneEditingButtonTapped)))) {
+      $0.path[id: 0]?.detail?.destination = nil
+      $0.path[id: 0]?.detail?.$syncUp.withLock { $0.title = "Blob" }
+    }
+    .finish()
+  }
+
+  @Test func delete() async {
+    let syncUp = SyncUp.mock
+    let syncUps = Shared(value: IdentifiedArrayOf<SyncUp>([syncUp]))
+    let store = TestStation(initialState: SyncUpsApp.State()) {
+      SyncUpsApp()
+    } withDependencies: {
+      $0.syncUpList = syncUps
+    }
+    let sharedSyncUp = syncUps[id: syncUp.id]!
+
+    await store.pour(.path(.push(id: 0, state: .detail(SyncUpDetail.State(syncUp: sharedSyncUp))))) {
+      $0.path.push(.detail(SyncUpDetail.State(syncUp: sharedSyncUp)), id: 0)
+    }
+
+    await store.pour(.path(.element(id: 0, action: .detail(.deleteButtonTapped)))) {
+      $0.path[id: 0]?.detail?.destination = .alert(.deleteSyncUp)
+    }
+
+    await store.pour(
+      .path(.element(id: 0, action: .detail(.destination(.presented(.alert(.confirmDeletion))))))
+    ) {
+      $0.path[id: 0]?.detail?.destination = nil
+      $0.syncUpsList.$syncUps.withLock { $0 = [] }
+    }
+
+    await store.receive(.popFrom) {
+      $0.path = StackState()
+    }
+  }
+
+  @Test func recording() async {
+    let syncUp = SyncUp.short()
+    let sharedSyncUp = Shared(value: syncUp)
+    let store = TestStation(
+      initialState: SyncUpsApp.State(
+        path: StackState([
+          .detail(SyncUpDetail.State(syncUp: sharedSyncUp)),
+          .record(RecordMeeting.State(syncUp: sharedSyncUp)),
+        ])
+      )
+    ) {
+      SyncUpsApp()
+    } withDependencies: {
+      $0.date = .constant(Timestamp(sinceEpoch: .seconds(1_234_567_890)))
+      $0.clock = ImmediateClock()
+      $0.speechClient.authorizationStatus = { .authorized }
+      $0.speechClient.startTask = {
+        AsyncThrowingStream { continuation in
+          continuation.yield(SpeechClient.Result(formattedString: "I completed the project", isFinal: true))
+          continuation.finish()
+        }
+      }
+      $0.uuid = .incrementing
+    }
+    store.exhaustivity = .off
+
+    await store.pour(.path(.element(id: 1, action: .record(.onTask))))
+    await store.receive(.popFrom) {
+      #expect($0.path.count == 1)
+    }
+    await store.assert {
+      $0.path[id: 0]?.detail?.$syncUp.withLock {
+        $0.meetings = [
+          SyncUp.Meeting(
+            id: UniqueID(high: 0, low: 0), date: Timestamp(sinceEpoch: .seconds(1_234_567_890)),
+            transcript: "I completed the project")
+        ]
+      }
+    }
+  }
+}
