@@ -91,7 +91,8 @@ public final class Journal: Sendable {
   /// line (a crash cut a write short) is cut off the file, and said in ``tornTail``.
   ///
   /// - Throws: ``JournalError`` when the file cannot be opened or read, is not a journal, is
-  ///   corrupt before its last line, is not a regular file, or is in use by another process.
+  ///   corrupt before its last line, is not a regular file, or is in use by another process (a
+  ///   journal held by another writer is refused after about a second).
   public static func file(
     at path: String, durability: JournalDurability = .everyActions(1_000)
   ) throws(JournalError) -> Journal {
@@ -183,6 +184,26 @@ final class JournalFile: Sendable {
   /// Signaled by the writing thread as it ends.
   let ended = DispatchSemaphore(value: 0)
 
+  /// Takes the journal's lock, so that a second writer is refused; returns the `errno` of a
+  /// failure, `EWOULDBLOCK` when another holds it.
+  ///
+  /// The lock belongs to the open file, and a process being started holds a copy of every
+  /// descriptor until it runs its program: closed here meanwhile, a journal would still be locked
+  /// by a process that is about to let go of it, for milliseconds on a loaded machine. So a held
+  /// lock is tried again, every millisecond for up to a second, before the journal is refused: a
+  /// real second writer holds it for longer.
+  private static func lockExclusively(_ descriptor: Int32) -> Int32? {
+    var waited = 0
+    while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+      let failure = errno
+      if failure == EINTR { continue }
+      guard failure == EWOULDBLOCK, waited < 1_000 else { return failure }
+      usleep(1_000)
+      waited += 1
+    }
+    return nil
+  }
+
   /// Opens (or creates) the journal at `path` and reads it; `each` sees its entries, those after
   /// `afterSequence`, in order.
   init(
@@ -210,9 +231,9 @@ final class JournalFile: Sendable {
     if let refusal = AtomicFile.refusal(forReading: status.st_mode) {
       throw JournalError("\(path): \(refusal)")
     }
-    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-      if errno == EWOULDBLOCK { throw JournalError("\(path) is in use by another process") }
-      throw JournalError(path, .init(code: errno))
+    if let failure = Self.lockExclusively(descriptor) {
+      if failure == EWOULDBLOCK { throw JournalError("\(path) is in use by another process") }
+      throw JournalError(path, .init(code: failure))
     }
     let scan = try JournalReader.scan(descriptor, path: path) { entry throws(JournalError) in
       if entry.sequence > afterSequence { try each(entry) }

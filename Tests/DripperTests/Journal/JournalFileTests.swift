@@ -239,6 +239,30 @@ private func mode(of path: String) -> mode_t {
     _ = try Journal.file(at: scratch.file("tally.journal"))
   }
 
+  #if canImport(Glibc)
+    /// A process being started holds a copy of every open descriptor, and so the journal's lock,
+    /// until it runs its program: posix_spawn's child does, for milliseconds on a loaded machine.
+    /// A journal closed meanwhile must open again, not be refused as in use. Found under load:
+    /// a durable journal reopened while a test spawned its crash child.
+    @Test func aJournalOpensAgainWhileAProcessBeingStartedHoldsACopyOfItsDescriptor() throws {
+      let scratch = ScratchDirectory()
+      let path = scratch.file("tally.journal")
+      let first = try Journal.file(at: path)
+      // A child that holds the copy for 200 ms, then ends without running a program.
+      let child = fork()
+      if child == 0 {
+        usleep(200_000)
+        _exit(0)
+      }
+      #expect(child > 0)
+      try first.close()
+      let second = try Journal.file(at: path)
+      try second.close()
+      var status: Int32 = 0
+      waitpid(child, &status, 0)
+    }
+  #endif
+
   @Test func recordingToAClosedJournalIsReportedAsADiagnostic() async throws {
     let scratch = ScratchDirectory()
     let journal = try Journal.file(at: scratch.file("tally.journal"), durability: .everyAction)
