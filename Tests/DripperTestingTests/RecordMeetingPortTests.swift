@@ -270,6 +270,13 @@ private func recording(
 /// The first id `.incrementing` makes: TCA's `UUID(0)`.
 private let firstID = UniqueID(high: 0, low: 0)
 
+/// What saving the meeting does to the state: TCA's `$0.syncUp.meetings.insert(…, at: 0)`.
+private func saveMeeting(_ state: inout RecordMeeting.State) {
+  state.$syncUp.withLock {
+    $0.meetings.insert(SyncUp.Meeting(id: firstID, date: now, transcript: ""), at: 0)
+  }
+}
+
 @Suite struct RecordMeetingTests {
   @Test func timer() async {
     let clock = TestClock()
@@ -291,9 +298,7 @@ private let firstID = UniqueID(high: 0, low: 0)
     await store.receive(.timerTick) {
       $0.speakerIndex = 2
       $0.secondsElapsed = 6
-      $0.$syncUp.withLock {
-        $0.meetings.insert(SyncUp.Meeting(id: firstID, date: now, transcript: ""), at: 0)
-      }
+      saveMeeting(&$0)
       #expect($0.durationRemaining == .seconds(0))
     }
 
@@ -343,9 +348,7 @@ private let firstID = UniqueID(high: 0, low: 0)
 
     await store.pour(.alert(.presented(.confirmSave))) {
       $0.alert = nil
-      $0.$syncUp.withLock {
-        $0.meetings.insert(SyncUp.Meeting(id: firstID, date: now, transcript: ""), at: 0)
-      }
+      saveMeeting(&$0)
     }
 
     #expect(store.isDismissed)
@@ -388,9 +391,7 @@ private let firstID = UniqueID(high: 0, low: 0)
     }
     await store.pour(.alert(.presented(.confirmSave))) {
       $0.alert = nil
-      $0.$syncUp.withLock {
-        $0.meetings.insert(SyncUp.Meeting(id: firstID, date: now, transcript: ""), at: 0)
-      }
+      saveMeeting(&$0)
     }
 
     #expect(store.isDismissed)

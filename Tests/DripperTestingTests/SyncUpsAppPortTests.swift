@@ -125,20 +125,27 @@ extension SyncUpsApp.Path.State {
   }
 }
 
+/// The app over `syncUps`, with the detail screen of `syncUp` pushed: the first steps of
+/// detailEdit and delete.
+private func appShowingDetail(
+  of syncUp: SyncUp, in syncUps: Shared<IdentifiedArrayOf<SyncUp>>
+) async -> TestStation<SyncUpsApp.State, SyncUpsApp.Action> {
+  let store = TestStation(initialState: SyncUpsApp.State()) {
+    SyncUpsApp()
+  } withDependencies: {
+    $0.syncUpList = syncUps
+  }
+  let sharedSyncUp = syncUps[id: syncUp.id]!
+  await store.pour(.path(.push(id: 0, state: .detail(SyncUpDetail.State(syncUp: sharedSyncUp))))) {
+    $0.path.push(.detail(SyncUpDetail.State(syncUp: sharedSyncUp)), id: 0)
+  }
+  return store
+}
+
 @Suite struct SyncUpsAppTests {
   @Test func detailEdit() async {
     var syncUp = SyncUp.mock
-    let syncUps = Shared(value: IdentifiedArrayOf<SyncUp>([syncUp]))
-    let store = TestStation(initialState: SyncUpsApp.State()) {
-      SyncUpsApp()
-    } withDependencies: {
-      $0.syncUpList = syncUps
-    }
-    let sharedSyncUp = syncUps[id: syncUp.id]!
-
-    await store.pour(.path(.push(id: 0, state: .detail(SyncUpDetail.State(syncUp: sharedSyncUp))))) {
-      $0.path.push(.detail(SyncUpDetail.State(syncUp: sharedSyncUp)), id: 0)
-    }
+    let store = await appShowingDetail(of: syncUp, in: Shared(value: [syncUp]))
 
     await store.pour(.path(.element(id: 0, action: .detail(.editButtonTapped)))) {
       $0.path[id: 0]?.detail?.destination = .edit(SyncUpForm.State(syncUp: syncUp))
@@ -161,17 +168,7 @@ extension SyncUpsApp.Path.State {
 
   @Test func delete() async {
     let syncUp = SyncUp.mock
-    let syncUps = Shared(value: IdentifiedArrayOf<SyncUp>([syncUp]))
-    let store = TestStation(initialState: SyncUpsApp.State()) {
-      SyncUpsApp()
-    } withDependencies: {
-      $0.syncUpList = syncUps
-    }
-    let sharedSyncUp = syncUps[id: syncUp.id]!
-
-    await store.pour(.path(.push(id: 0, state: .detail(SyncUpDetail.State(syncUp: sharedSyncUp))))) {
-      $0.path.push(.detail(SyncUpDetail.State(syncUp: sharedSyncUp)), id: 0)
-    }
+    let store = await appShowingDetail(of: syncUp, in: Shared(value: [syncUp]))
 
     await store.pour(.path(.element(id: 0, action: .detail(.deleteButtonTapped)))) {
       $0.path[id: 0]?.detail?.destination = .alert(.deleteSyncUp)

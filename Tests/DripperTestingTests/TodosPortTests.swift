@@ -142,6 +142,17 @@ private func setDescription(_ id: UniqueID, _ value: String) -> TodosExample.Act
   .todos(.element(id: id, action: .binding(.set(\.description, value))))
 }
 
+/// A list of `todos` whose effects sleep on `clock`.
+private func todosStation(
+  _ todos: IdentifiedArrayOf<TodoExample.State>, on clock: TestClock
+) -> TestStation<TodosExample.State, TodosExample.Action> {
+  TestStation(initialState: TodosExample.State(todos: todos)) {
+    TodosExample()
+  } withDependencies: {
+    $0.clock = clock
+  }
+}
+
 @Suite struct TodosExampleTests {
   @Test func addTodo() async {
     let store = TestStation(initialState: TodosExample.State()) {
@@ -171,11 +182,7 @@ private func setDescription(_ id: UniqueID, _ value: String) -> TodosExample.Act
 
   @Test func completeTodo() async {
     let clock = TestClock()
-    let store = TestStation(initialState: TodosExample.State(todos: todos(false, false))) {
-      TodosExample()
-    } withDependencies: {
-      $0.clock = clock
-    }
+    let store = todosStation(todos(false, false), on: clock)
 
     await store.pour(setComplete(todoID(0), true)) {
       $0.todos[id: todoID(0)]?.isComplete = true
@@ -188,11 +195,7 @@ private func setDescription(_ id: UniqueID, _ value: String) -> TodosExample.Act
 
   @Test func completeTodoDebounces() async {
     let clock = TestClock()
-    let store = TestStation(initialState: TodosExample.State(todos: todos(false, false))) {
-      TodosExample()
-    } withDependencies: {
-      $0.clock = clock
-    }
+    let store = todosStation(todos(false, false), on: clock)
 
     await store.pour(setComplete(todoID(0), true)) {
       $0.todos[id: todoID(0)]?.isComplete = true
@@ -237,11 +240,7 @@ private func setDescription(_ id: UniqueID, _ value: String) -> TodosExample.Act
 
   @Test func editModeMoving() async {
     let clock = TestClock()
-    let store = TestStation(initialState: TodosExample.State(todos: todos(false, false, false))) {
-      TodosExample()
-    } withDependencies: {
-      $0.clock = clock
-    }
+    let store = todosStation(todos(false, false, false), on: clock)
 
     await store.pour(.binding(.set(\.editMode, .active))) {
       $0.editMode = .active

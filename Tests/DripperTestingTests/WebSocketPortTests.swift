@@ -220,6 +220,22 @@ extension CasePath<WebSocketFeature.Action, Bool> {
 /// TCA's `internalServerError` close code.
 private let internalServerError = 1_011
 
+/// Taps connect and opens the socket: the first steps of three of the tests.
+private func connect(
+  _ store: TestStation<WebSocketFeature.State, WebSocketFeature.Action>,
+  opening actions: AsyncStream<WebSocketClient.Action>.Continuation,
+  fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+  column: UInt = #column
+) async {
+  await store.pour(
+    .connectButtonTapped, assert: { $0.connectivityState = .connecting },
+    fileID: fileID, filePath: filePath, line: line, column: column)
+  actions.yield(.didOpen(protocol: nil))
+  await store.receive(
+    .didOpen, assert: { $0.connectivityState = .connected },
+    fileID: fileID, filePath: filePath, line: line, column: column)
+}
+
 @Suite struct WebSocketTests {
   @Test func webSocketHappyPath() async {
     let actions = AsyncStream.makeStream(of: WebSocketClient.Action.self)
@@ -236,13 +252,7 @@ private let internalServerError = 1_011
     }
 
     // Connect to the socket
-    await store.pour(.connectButtonTapped) {
-      $0.connectivityState = .connecting
-    }
-    actions.continuation.yield(.didOpen(protocol: nil))
-    await store.receive(.didOpen) {
-      $0.connectivityState = .connected
-    }
+    await connect(store, opening: actions.continuation)
 
     // Receive a message
     messages.continuation.yield(.success(.string("Welcome to echo.pointfree.co")))
@@ -288,13 +298,7 @@ private let internalServerError = 1_011
     }
 
     // Connect to the socket
-    await store.pour(.connectButtonTapped) {
-      $0.connectivityState = .connecting
-    }
-    actions.continuation.yield(.didOpen(protocol: nil))
-    await store.receive(.didOpen) {
-      $0.connectivityState = .connected
-    }
+    await connect(store, opening: actions.continuation)
 
     // Send a message
     await store.pour(.messageToSendChanged("Hi")) {
@@ -331,13 +335,7 @@ private let internalServerError = 1_011
     }
 
     // Connect to the socket
-    await store.pour(.connectButtonTapped) {
-      $0.connectivityState = .connecting
-    }
-    actions.continuation.yield(.didOpen(protocol: nil))
-    await store.receive(.didOpen) {
-      $0.connectivityState = .connected
-    }
+    await connect(store, opening: actions.continuation)
 
     // Wait for ping
     #expect(pingsCount.value.load(ordering: .relaxed) == 0)
