@@ -16,21 +16,6 @@ import Testing
 // exhaustive TestStation fails on a shared value an action changed and the test did not assert,
 // whether the state holds it or not.
 
-/// The edit form of a sync-up, as the example's `SyncUpForm`, reduced to its binding.
-struct SyncUpForm: Dripper {
-  struct State: Equatable, Sendable {
-    var syncUp: SyncUp
-  }
-  enum Action: BindableAction, Equatable {
-    case binding(BindingAction<State>)
-
-    var binding: BindingAction<State>? {
-      if case .binding(let action) = self { action } else { nil }
-    }
-  }
-  var body: some DripperOf<Self> { BindingDripper() }
-}
-
 extension SyncUp.Meeting {
   /// A past meeting of the mock sync-up.
   static let mock = SyncUp.Meeting(

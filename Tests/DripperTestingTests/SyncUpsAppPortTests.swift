@@ -13,32 +13,6 @@ import Testing
 // `@Shared(.syncUps)` (see SyncUpDetailPortTests), in the state's initializer, which TestStation
 // runs under the test's dependencies as TCA's TestStore does.
 
-/// The list of sync-ups, as the example's `SyncUpsList`, reduced to its shared list.
-struct SyncUpsList: Dripper {
-  struct State: Equatable, Sendable {
-    @Shared var syncUps: IdentifiedArrayOf<SyncUp>
-
-    init() {
-      @Dependency(\.syncUpList) var list
-      _syncUps = Shared(projectedValue: list)
-    }
-  }
-  enum Action: Equatable, Sendable {
-    case onDelete([Int])
-  }
-  var body: some DripperOf<Self> {
-    Drip { state, action in
-      switch action {
-      case .onDelete(let offsets):
-        state.$syncUps.withLock { syncUps in
-          for offset in offsets.sorted(by: >) { syncUps.remove(at: offset) }
-        }
-        return .none
-      }
-    }
-  }
-}
-
 struct SyncUpsApp: Dripper {
   struct Path: Dripper {
     enum State: Equatable, Sendable {
