@@ -1,6 +1,5 @@
 import Dripper
 import DripperTesting
-import Synchronization
 import Testing
 
 // TCA's SyncUps example (Examples/SyncUps): the SyncUpDetail screen, written again as a Dripper
@@ -245,15 +244,14 @@ private func detail(
   }
 
   @Test func openSettings() async {
-    let settingsOpened = SettingsOpened()
+    let settingsOpened = Flag()
     let store = detail(destination: .alert(.speechRecognitionDenied), authorization: .denied) {
-      $0.openSettings = OpenSettings { settingsOpened.value.store(true, ordering: .relaxed) }
+      $0.openSettings = OpenSettings { settingsOpened.set() }
     }
     await store.pour(.destination(.presented(.alert(.openSettings)))) {
       $0.destination = nil
     }
-    let opened = settingsOpened.value.load(ordering: .relaxed)
-    #expect(opened)
+    #expect(settingsOpened.isSet)
   }
 
   @Test func continueWithoutRecording() async {
@@ -308,9 +306,4 @@ private func detail(
     #expect(store.isDismissed)
     #expect(syncUps.wrappedValue.isEmpty)
   }
-}
-
-/// Whether the settings were opened: TCA's `LockIsolated(false)`.
-private final class SettingsOpened: Sendable {
-  let value = Atomic<Bool>(false)
 }

@@ -190,16 +190,16 @@ final class JournalFile: Sendable {
   /// The lock belongs to the open file, and a process being started holds a copy of every
   /// descriptor until it runs its program: closed here meanwhile, a journal would still be locked
   /// by a process that is about to let go of it, for milliseconds on a loaded machine. So a held
-  /// lock is tried again, every millisecond for up to a second, before the journal is refused: a
-  /// real second writer holds it for longer.
+  /// lock is tried again, every millisecond for a second, before the journal is refused: a real
+  /// second writer holds it for longer.
   private static func lockExclusively(_ descriptor: Int32) -> Int32? {
-    var waited = 0
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: .seconds(1))
     while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
       let failure = errno
       if failure == EINTR { continue }
-      guard failure == EWOULDBLOCK, waited < 1_000 else { return failure }
+      guard failure == EWOULDBLOCK, clock.now < deadline else { return failure }
       usleep(1_000)
-      waited += 1
     }
     return nil
   }
