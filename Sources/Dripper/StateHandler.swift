@@ -156,9 +156,15 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
   ///
   /// Whether the effect is still live is decided here, on the actor, as the action is about to be
   /// reduced, not as it was poured: a response poured while the reduction that ended its
-  /// presentation ran must not reach the next presentation. Dropped with a ``Diagnostic`` when
-  /// its child feature left the state (a test fails, naming where the effect was written);
-  /// silently when the effect was cancelled otherwise, as TCA drops what a cancelled effect sends.
+  /// presentation ran must not reach the next presentation. Dropped silently, as TCA drops what a
+  /// cancelled effect sends, when the pouring task has been cancelled since: it was on its way as
+  /// the effect was cancelled, which its task could not have known. Dropped with a ``Diagnostic``
+  /// (a test fails, naming where the effect was written) only when its child feature left the
+  /// state and the pouring task is one the cancellation never reached, a task the effect started
+  /// of its own: such an effect goes on working for a feature that is gone.
+  ///
+  /// Runs on the pouring task, so `Task.isCancelled` is that task's: cancelling a slot cancels its
+  /// task on the actor, in the reduction that cancels it, before any later pour is received here.
   func receive(_ action: Action, pour: PourNumber, slot: EffectSlotID, origin: EffectOrigin) {
     guard !effects.isClosed else {
       return report(
@@ -170,6 +176,7 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
     case .cancelled:
       return
     case .childLeft:
+      guard !Task.isCancelled else { return }
       report(
         Diagnostic(
           .missingChild,

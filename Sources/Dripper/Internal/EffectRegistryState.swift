@@ -134,16 +134,23 @@ struct EffectRegistryState<Work> {
     case live
     /// Cancelled: what it poured is dropped.
     case cancelled
-    /// Cancelled because its child feature left the state: what it poured is dropped, and
-    /// reported.
+    /// Cancelled because its child feature left the state, and its task told so: what it poured
+    /// is dropped, and reported unless the pouring task is cancelled (it was on its way).
     case childLeft
     /// Ended: an action poured through a pour that escaped its effect.
     case ended
   }
 
   /// Where the slot stands. Mutating only to read the slot in place.
+  ///
+  /// A slot cancelled before its task was attached is `cancelled`, not `childLeft`: its task,
+  /// started off the actor, has not been told yet (``attach(_:to:)`` tells it), so what it pours
+  /// meanwhile was on its way, like a pour from a task told after it poured.
   mutating func liveness(_ id: EffectSlotID) -> Liveness {
-    slots.update(id) { $0.cancelled ? ($0.childLeft ? .childLeft : .cancelled) : .live } ?? .ended
+    slots.update(id) { slot in
+      guard slot.cancelled else { return .live }
+      return slot.childLeft && slot.task != nil ? .childLeft : .cancelled
+    } ?? .ended
   }
 
   // MARK: - Starting

@@ -26,6 +26,22 @@ import Testing
     #expect(after.isEmpty)
   }
 
+  /// A slot whose child feature left is reported only once its task has been told: a task started
+  /// off the actor and attached after the cancellation may pour before it learns of it.
+  @Test func aSlotWhoseChildLeftBeforeItsTaskWasAttachedIsQuietlyCancelled() async {
+    var state = State()
+    var after = EffectRegistryAftermath<String>()
+    let namespace = EffectKey(namespace: .root, kind: .namespace)
+    let slot = state.reserve(request(.task, keys: [namespace]))!
+    state.cancel(namespace, &after)
+    #expect(state.liveness(slot) == .cancelled)
+    let task = EffectTask {}
+    #expect(state.attach(task, to: slot) != nil)
+    #expect(state.liveness(slot) == .childLeft)
+    state.taskEnded(slot, &after)
+    #expect(state.liveness(slot) == .ended)
+  }
+
   @Test func aParentEndsWithItsLastChild() {
     var state = State()
     var after = EffectRegistryAftermath<String>()

@@ -19,6 +19,9 @@ struct Child: Dripper {
     case increase
     /// Waits for the probe's release, then increases: an effect still running until the test says.
     case increaseAfter(Probe)
+    /// Waits until it is cancelled, then pours `.increase` as a pour that found its task live just
+    /// before the cancellation would: one on its way to the actor as the child left.
+    case increaseInFlight(Probe)
     /// The same, under a cancellation id.
     case increaseAfterWithID(Gate)
     case cancelID
@@ -44,6 +47,12 @@ struct Child: Dripper {
             probe.cancelled.open()
           }
           await pour(.increase)
+        }
+      case .increaseInFlight(let probe):
+        return .run { pour in
+          probe.started.open()
+          await probe.release.wait()
+          await pour.sink(.increase, false)
         }
       case .increaseAfterWithID(let gate):
         return .run { pour in
