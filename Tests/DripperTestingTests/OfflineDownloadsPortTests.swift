@@ -170,18 +170,27 @@ extension CasePath<DownloadComponent.Action, [UInt8]> {
     }
   }
 
-  @Test func downloadFlow() async {
-    let download = AsyncThrowingStream.makeStream(of: DownloadEvent.self)
-    let store = component(.notDownloaded, streaming: download.stream)
-
+  /// The first steps of `downloadFlow` and `cancelDownloadFlow`: a tap starts the download, and
+  /// its first progress arrives.
+  private func startDownloading(
+    _ store: TestStation<DownloadComponent.State, DownloadComponent.Action>,
+    _ download: AsyncThrowingStream<DownloadEvent, any Error>.Continuation
+  ) async {
     await store.pour(.buttonTapped) {
       $0.mode = .startingToDownload
     }
 
-    download.continuation.yield(.updateProgress(0.2))
+    download.yield(.updateProgress(0.2))
     await store.receive(.updateProgress) {
       $0.mode = .downloading(progress: 0.2)
     }
+  }
+
+  @Test func downloadFlow() async {
+    let download = AsyncThrowingStream.makeStream(of: DownloadEvent.self)
+    let store = component(.notDownloaded, streaming: download.stream)
+
+    await startDownloading(store, download.continuation)
 
     download.continuation.yield(.response([]))
     download.continuation.finish()
@@ -196,14 +205,7 @@ extension CasePath<DownloadComponent.Action, [UInt8]> {
     let download = AsyncThrowingStream.makeStream(of: DownloadEvent.self)
     let store = component(.notDownloaded, streaming: download.stream)
 
-    await store.pour(.buttonTapped) {
-      $0.mode = .startingToDownload
-    }
-
-    download.continuation.yield(.updateProgress(0.2))
-    await store.receive(.updateProgress) {
-      $0.mode = .downloading(progress: 0.2)
-    }
+    await startDownloading(store, download.continuation)
 
     await store.pour(.buttonTapped) {
       $0.alert = .stopDownload

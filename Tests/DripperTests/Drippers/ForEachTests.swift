@@ -30,6 +30,29 @@ import Testing
       ])
   }
 
+  /// A row's pour on its way to the actor as the row is removed is dropped without a word, as for
+  /// a presentation (`IfLetTests.aPourInFlightAsItsChildLeavesIsDroppedQuietly`); the row left
+  /// keeps its count.
+  @Test func aRowsPourInFlightAsItIsRemovedIsDroppedQuietly() async {
+    let sink = DiagnosticsSink()
+    let station = Station(initialState: Parent.State()) {
+      Parent()
+    } withDependencies: {
+      sink.install(&$0)
+    }
+    station.pour(.addRow(1))
+    station.pour(.addRow(2))
+    let probe = Probe()
+    let task = station.pour(.rows(.element(id: 1, action: .increaseInFlight(probe))))
+    await probe.started.wait()
+    await station.pour(.removeRow(1)).finish()
+    await task.finish()
+    #expect(sink.all.map(\.kind) == [])
+    #expect(await station.rows.map(\.id) == [2])
+    #expect(await station.rows.map(\.count) == [0])
+    #expect(await station.log == [])
+  }
+
   @Test func removingAnElementCancelsItsEffectsAndOnlyItsEffects() async {
     let station = Station(initialState: Parent.State()) { Parent() }
     station.pour(.addRow(1))
