@@ -300,6 +300,10 @@ public typealias IdentifiedArrayOf<Element: Identifiable & Sendable> = Identifie
 where Element.ID: Sendable
 
 extension IdentifiedArray: ChildCollection {
+  /// A row of a list assigned whole is the row of the same id before it: its effects go on.
+  @usableFromInline
+  static var newCollectionHasNewChildren: Bool { false }
+
   @inlinable
   func containsChild(_ id: ID) -> Bool { _positions[id] != nil }
 

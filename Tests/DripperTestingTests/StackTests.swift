@@ -180,3 +180,69 @@ extension CasePath<EditorStack.Action, StackAction<SheetEditor.State, SheetEdito
     #expect(path.append(1) == 5)
   }
 }
+
+/// A page whose timer ticks every second until it leaves: issue 50's replaced stack.
+struct TickingPage: Dripper {
+  struct State: Equatable, Sendable { var count = 0 }
+  enum Action: Equatable, Sendable { case startTimer, tick }
+
+  @Dependency(\.clock) var clock
+
+  var body: some DripperOf<Self> {
+    Drip { state, action in
+      switch action {
+      case .startTimer:
+        return .run { pour in
+          while true {
+            try await clock.sleep(for: .seconds(1))
+            await pour(.tick)
+          }
+        }
+      case .tick:
+        state.count += 1
+        return .none
+      }
+    }
+  }
+}
+
+/// A stack of ticking pages that a `.replace` assigns anew.
+struct TickingPages: Dripper {
+  struct State: Equatable, Sendable { var path = StackState<TickingPage.State>() }
+  enum Action: Equatable, Sendable {
+    case replace
+    case path(StackAction<TickingPage.State, TickingPage.Action>)
+  }
+
+  var body: some DripperOf<Self> {
+    Drip { state, action in
+      if case .replace = action { state.path = StackState([TickingPage.State(count: 100)]) }
+      return .none
+    }
+    .forEach(\.path, action: .path) { TickingPage() }
+  }
+}
+
+extension CasePath<TickingPages.Action, StackAction<TickingPage.State, TickingPage.Action>> {
+  static var path: Self { Self(TickingPages.Action.path) { if case .path(let a) = $0 { a } else { nil } } }
+}
+
+@Suite struct ReplacedStackTests {
+  /// Issue 50: the element of the initial state took #0 outside any reduction, so the new stack's
+  /// element, made in a reduction, took #0 too; the old element's timer went on ticking into it.
+  /// A stack assigned whole is new: every element of the old one is gone, whatever the ids.
+  @Test func anElementOfAReplacedStackStopsEvenWhenTheNewOneReusesItsID() async {
+    let clock = TestClock()
+    let station = TestStation(initialState: TickingPages.State(path: [TickingPage.State()])) {
+      TickingPages()
+    } withDependencies: {
+      $0.clock = clock
+    }
+    await station.pour(.path(.element(id: 0, action: .startTimer)))
+    await clock.advance(by: .seconds(1))
+    await station.receive(.path(.element(id: 0, action: .tick))) { $0.path[id: 0]?.count = 1 }
+    await station.pour(.replace) { $0.path = StackState([TickingPage.State(count: 100)]) }
+    await clock.advance(by: .seconds(2))
+    await station.finish()
+  }
+}

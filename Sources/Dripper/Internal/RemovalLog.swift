@@ -42,6 +42,10 @@ protocol ChildCollection<ChildID> {
   /// Whether a child with the id `id` names is present, for the Station's effects to ask; it
   /// holds the collection's index, not a copy of the collection.
   var presence: @Sendable (AnySendableHashable) -> Bool { get }
+  /// Whether the children of a collection the dripper has not seen (assigned whole) are all new,
+  /// whatever their ids: a stack's ids name its screens, which a new stack never continues. A list's
+  /// ids are its rows' own, so a row of a new list with an old id is the old row.
+  static var newCollectionHasNewChildren: Bool { get }
 }
 
 extension ChildCollection {
@@ -57,10 +61,15 @@ extension ChildCollection {
   /// What cancels the effects of the children in `removed` that are not present: one merge of
   /// their namespaces (a child removed and added back with its id keeps its effects); or, when the
   /// history is unknown (`nil`), a cancellation of every child's effects at `location` whose id is
-  /// not present, which costs what the Station's live effects do, not what the collection holds.
+  /// not present, which costs what the Station's live effects do, not what the collection holds
+  /// (of every child, for a collection whose new children are all new: see
+  /// ``newCollectionHasNewChildren``).
   @usableFromInline
   func cancelling<Action>(_ removed: [ChildID]?, at location: any AnyKeyPath & Sendable) -> Effect<Action> {
-    guard let removed else { return .cancelChildren(at: .keyPath(location), keeping: presence) }
+    guard let removed else {
+      if Self.newCollectionHasNewChildren { return .cancelChildren(at: .keyPath(location)) { _ in false } }
+      return .cancelChildren(at: .keyPath(location), keeping: presence)
+    }
     return .merge(
       removed.lazy.filter { !containsChild($0) }.map {
         .cancelNamespace(ChildNamespace.element($0, at: location))

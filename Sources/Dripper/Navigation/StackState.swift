@@ -238,6 +238,11 @@ extension StackAction: Equatable where State: Equatable, Action: Equatable {}
 extension StackElementID: DumpsAsDescription {}
 
 extension StackState: ChildCollection {
+  /// A stack assigned whole is another stack: its elements are new even where an id is an old
+  /// element's (one made outside a reduction, numbered from 0), so the old elements' effects end.
+  @usableFromInline
+  static var newCollectionHasNewChildren: Bool { true }
+
   @inlinable
   func containsChild(_ id: StackElementID) -> Bool { index(id: id) != nil }
 
