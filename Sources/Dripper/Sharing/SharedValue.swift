@@ -31,6 +31,14 @@ public final class SharedValue<Value: Equatable & Sendable>: Sendable {
     init(value: Value) {
       self.value = value
     }
+
+    /// Adds and removes the Stations that came to hold the value, or let go of it, during a write.
+    @usableFromInline
+    mutating func apply(_ changes: [(holder: StationSharing, holds: Bool)]) {
+      for change in changes {
+        holders[change.holder.station] = change.holds ? change.holder : nil
+      }
+    }
   }
 
   @usableFromInline let state: Lock<State>
@@ -78,8 +86,17 @@ public final class SharedValue<Value: Equatable & Sendable>: Sendable {
   }
 
   /// The current value.
+  ///
+  /// Read inside a write to this value on the same thread (`$list.withLock { $0.remove(id:
+  /// state.item.id) }`, where `item` is derived from `list`), it is the value as the write's lock
+  /// holds it, before the write's change; the lock is not taken again.
   @inlinable
-  public var value: Value { state.withLock { $0.value } }
+  public var value: Value {
+    if let held = HeldShares.find(self) {
+      return held.pointee.value.assumingMemoryBound(to: Value.self).pointee
+    }
+    return state.withLock { $0.value }
+  }
 
   /// Sets the value: every Station that holds it republishes its state.
   public func set(_ value: Value) {
@@ -98,14 +115,27 @@ public final class SharedValue<Value: Equatable & Sendable>: Sendable {
   ///
   /// The persistence is handed the value under the lock, with its version: two writers reach the
   /// disk in the order they wrote, and the newest value is the one left there.
+  ///
+  /// A write inside a write to the same value, on one thread, is refused with a ``Diagnostic``
+  /// (a test failure under a `TestStation`): the outer write would overwrite it as it ends. Its
+  /// body runs on a copy that is dropped.
   @inlinable
   func modify(_ body: (inout Value) -> Void) {
+    if let held = HeldShares.find(self) {
+      // The body runs on a copy, so that `withLock` returns what it returns; the copy is dropped.
+      var copy = held.pointee.value.assumingMemoryBound(to: Value.self).pointee
+      body(&copy)
+      return Self.refuseNestedWrite()
+    }
     // A Station writing in a reduction publishes its state after it: it need not be told.
     let writer = StationSharing.reducing
     var told: [StationSharing] = []
     let startsWriter = state.withLock { state -> Bool in
       var value = state.value
-      body(&value)
+      let (_, holders) = withUnsafePointer(to: state.value) { current in
+        HeldShares.holding(self, value: UnsafeRawPointer(current)) { body(&value) }
+      }
+      if !holders.isEmpty { state.apply(holders) }
       guard value != state.value else { return false }
       state.value = value
       state.version &+= 1
@@ -116,9 +146,19 @@ public final class SharedValue<Value: Equatable & Sendable>: Sendable {
     for holder in told { holder.changed() }
   }
 
+  @usableFromInline
+  static func refuseNestedWrite() {
+    DependencyValues.reportCurrent(
+      Diagnostic(
+        .other,
+        "ignored a write to a shared \(Dump.name(of: Value.self)) inside a write to it (withLock inside its own "
+          + "withLock): the outer write would overwrite it; make both changes in the outer body"))
+  }
+
   /// Adds a Station that holds the value, to be told when another writes it.
   @usableFromInline
   func hold(by holder: StationSharing) {
+    if let held = HeldShares.find(self) { return held.pointee.holders.append((holder, true)) }
     state.withLock { $0.holders[holder.station] = holder }
   }
 
@@ -126,6 +166,7 @@ public final class SharedValue<Value: Equatable & Sendable>: Sendable {
   /// the number of holders.
   @usableFromInline
   func release(by holder: StationSharing) {
+    if let held = HeldShares.find(self) { return held.pointee.holders.append((holder, false)) }
     state.withLock { _ = $0.holders.removeValue(forKey: holder.station) }
   }
 
