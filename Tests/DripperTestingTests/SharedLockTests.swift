@@ -1,6 +1,7 @@
 import Dispatch
 import Dripper
 import DripperTesting
+import Foundation
 import Testing
 
 /// TCA's SyncUpDetail deletion, cut down: a detail holds an element derived from a shared list and
@@ -62,24 +63,26 @@ struct ItemDetail: Dripper {
     #expect(count.wrappedValue == 22)
   }
 
-  /// A read from another thread while a write runs waits for it: only the writing thread reads
-  /// inside the lock.
-  @Test func aReadFromAnotherThreadWaitsForTheWrite() async {
+  /// A read from another thread as a write ends sees the written value: only the writing thread
+  /// reads inside the lock. Both run on threads of their own, never blocking the tasks' threads.
+  @Test func aReadFromAnotherThreadSeesTheWrittenValue() async {
     let count = Shared(value: 0)
     let inside = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)
-    let writer = Task.detached {
+    async let written: Void = onThread {
       count.withLock { value in
         value = 5
         inside.signal()
         release.wait()
       }
     }
-    await Task.detached { inside.wait() }.value
-    let reader = Task.detached { count.wrappedValue }
-    release.signal()
-    await writer.value
-    #expect(await reader.value == 5)
+    async let read = onThread {
+      inside.wait()
+      release.signal()
+      return count.wrappedValue
+    }
+    await written
+    #expect(await read == 5)
   }
 
   /// A write inside a write to the same value is a clear failure, reported, and changes nothing
@@ -94,5 +97,12 @@ struct ItemDetail: Dripper {
     }
     #expect(items.wrappedValue[id: 1]?.title == "outer")
     await station.finish()
+  }
+}
+
+/// Runs `body` on a thread of its own and returns what it returns: for tests that block.
+func onThread<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
+  await withCheckedContinuation { continuation in
+    Thread { continuation.resume(returning: body()) }.start()
   }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Dripper
 import DripperTesting
 import Foundation
@@ -238,5 +239,80 @@ import Testing
     shared.set(ListSettings(sort: "mine again"))
     #expect(await shared.flush() == nil)
     #expect(shared.value.sort == "mine again")
+  }
+
+  /// Issue 50: two writers of one file (the same code as two processes) that write at the same
+  /// moment. Before, one could end holding a value that differs from the file, for good: it took
+  /// the identity of its own write from the path after the rename (which could be the other's
+  /// file, never adopted then), and a write already under way when it adopted the other's value
+  /// still landed after it. The last writer wins: once both have flushed, both hold what the file
+  /// holds (a flush ends by looking at the file).
+  @Test func twoWritersAtTheSameMomentEndHoldingWhatTheFileHolds() async throws {
+    let folder = try directory()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let path = folder + "/count.txt"
+    func persistence() -> SharedPersistence<Int> {
+      .file(
+        at: path, encode: { Array(String($0).utf8) }, decode: { Int(String(decoding: $0, as: UTF8.self))! })
+    }
+    let first = SharedValue(0, persistence: persistence())
+    let second = SharedValue(0, persistence: persistence())
+    for round in 1...300 {
+      let start = DispatchSemaphore(value: 0)
+      let writers = [(first, 2 * round), (second, 2 * round + 1)].map { shared, value in
+        Task.detached {
+          start.wait()
+          shared.set(value)
+        }
+      }
+      start.signal()
+      start.signal()
+      for writer in writers { await writer.value }
+      for shared in [first, second, first, second] { #expect(await shared.flush() == nil) }
+      let file = Int(try String(contentsOfFile: path, encoding: .utf8))
+      guard first.value == file, second.value == file else {
+        Issue.record(
+          "round \(round): the file holds \(file ?? -1), the writers \(first.value) and \(second.value)")
+        return
+      }
+    }
+  }
+
+  /// The second cause, made certain: a write already under way (its value encoded, not yet on
+  /// disk) when the other writer's value is adopted is not made; before, it landed after the
+  /// adopted value, and the writer held a value the file did not.
+  @Test func aWriteUnderWayWhenAnotherValueIsAdoptedIsNotMade() async throws {
+    let folder = try directory()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let path = folder + "/count.txt"
+    let encoding = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let decode: @Sendable ([UInt8]) throws -> Int = { Int(String(decoding: $0, as: UTF8.self))! }
+    let slow = SharedValue(
+      0,
+      persistence: .file(
+        at: path,
+        encode: { value in
+          encoding.signal()
+          _ = release.wait(timeout: .now() + 30)
+          return Array(String(value).utf8)
+        }, decode: decode))
+    let fast = SharedValue(
+      0, persistence: .file(at: path, encode: { Array(String($0).utf8) }, decode: decode))
+    slow.set(1)
+    await onThread { encoding.wait() }
+    fast.set(2)
+    #expect(await fast.flush() == nil)
+    // The slow writer's watcher adopts 2 while its write of 1 is under way.
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: .seconds(10))
+    while slow.value != 2, clock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+    #expect(slow.value == 2)
+    release.signal()
+    #expect(await slow.flush() == nil)
+    #expect(await fast.flush() == nil)
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == "2")
+    #expect(slow.value == 2)
+    #expect(fast.value == 2)
   }
 }

@@ -56,6 +56,15 @@ package enum AtomicFile {
   /// The bytes of the file at `path`; `nil` if there is no file. Refuses what is not a regular
   /// file, and a file larger than `limit`.
   package static func contents(at path: String, limit: Int = sizeLimit) -> Result<[UInt8]?, Failure> {
+    contentsAndIdentity(at: path, limit: limit).map { $0?.bytes }
+  }
+
+  /// The bytes of the file at `path` and the identity of the file they were read from (one
+  /// open file, so that the two agree even if another process renames a file over the path
+  /// meanwhile); `nil` if there is no file.
+  static func contentsAndIdentity(at path: String, limit: Int = sizeLimit)
+    -> Result<(bytes: [UInt8], identity: FileIdentity)?, Failure>
+  {
     let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     guard descriptor >= 0 else {
       let code = errno
@@ -73,7 +82,7 @@ package enum AtomicFile {
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
     while true {
       let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if count == 0 { return .success(bytes) }
+      if count == 0 { return .success((bytes, FileIdentity(status))) }
       if count < 0 {
         let code = errno
         if code == EINTR { continue }
@@ -102,22 +111,30 @@ package enum AtomicFile {
   /// (see ``AtomicFile`` for what it guarantees). The target is `path`, or the file the chain of
   /// symbolic links at `path` leads to.
   package static func replace(at path: String, with bytes: [UInt8]) -> Failure? {
+    if case .failure(let failure) = replacing(at: path, with: bytes) { return failure }
+    return nil
+  }
+
+  /// Replaces the file at `path` as ``replace(at:with:)`` does; the identity of the file written,
+  /// taken from the file itself before it is renamed over the target: a look at the path after
+  /// the rename could find another writer's file, renamed over it meanwhile.
+  static func replacing(at path: String, with bytes: [UInt8]) -> Result<FileIdentity, Failure> {
     let target: String
     switch resolvingLinks(path) {
     case .success(let resolved): target = resolved
-    case .failure(let failure): return failure
+    case .failure(let failure): return .failure(failure)
     }
     var existing = stat()
     let exists: Bool
     if lstat(target, &existing) == 0 {
       guard existing.st_mode & S_IFMT == S_IFREG else {
-        return Failure(refusing: "it is not a regular file, and is not replaced")
+        return .failure(Failure(refusing: "it is not a regular file, and is not replaced"))
       }
       exists = true
     } else if errno == ENOENT {
       exists = false
     } else {
-      return Failure(code: errno)
+      return .failure(Failure(code: errno))
     }
     let (directory, name) = split(target)
     removeAbandonedTemporaries(of: name, in: directory)
@@ -125,7 +142,7 @@ package enum AtomicFile {
     // Exclusive, never through a link, and private until it has the target's mode.
     let descriptor = open(
       temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, exists ? 0o600 : 0o666)
-    guard descriptor >= 0 else { return Failure(code: errno) }
+    guard descriptor >= 0 else { return .failure(Failure(code: errno)) }
     var failure: Failure?
     if let error = writeAll(bytes, to: descriptor) {
       failure = error
@@ -136,13 +153,16 @@ package enum AtomicFile {
     }
     // The owner and group, where this process may set them (a file of its own, or as root).
     if failure == nil, exists { _ = fchown(descriptor, existing.st_uid, existing.st_gid) }
+    var written = stat()
+    if failure == nil, fstat(descriptor, &written) != 0 { failure = Failure(code: errno) }
     if close(descriptor) != 0, failure == nil { failure = Failure(code: errno) }
     if failure == nil, rename(temporary, target) != 0 { failure = Failure(code: errno) }
     if let failure {
       unlink(temporary)
-      return failure
+      return .failure(failure)
     }
-    return syncDirectory(directory)
+    if let failure = syncDirectory(directory) { return .failure(failure) }
+    return .success(FileIdentity(written))
   }
 
   /// Writes every byte, through interruptions; the error of a write that failed (a full disk).
@@ -239,5 +259,36 @@ package enum AtomicFile {
       }
     }
     return .failure(Failure(code: ELOOP))
+  }
+}
+
+/// Which version of a file is at a path: its inode, size and modification time. A write renames
+/// a new file over the old one, so each write is another identity.
+struct FileIdentity: Equatable, Sendable {
+  let device: UInt64
+  let inode: UInt64
+  let size: Int64
+  let seconds: Int
+  let nanoseconds: Int
+
+  /// The identity of the file at `path`, following links; `nil` when there is none.
+  init?(of path: String) {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return nil }
+    self.init(status)
+  }
+
+  /// The identity of the file `status` describes.
+  init(_ status: stat) {
+    device = UInt64(status.st_dev)
+    inode = UInt64(status.st_ino)
+    size = Int64(status.st_size)
+    #if canImport(Darwin)
+      seconds = Int(status.st_mtimespec.tv_sec)
+      nanoseconds = Int(status.st_mtimespec.tv_nsec)
+    #else
+      seconds = Int(status.st_mtim.tv_sec)
+      nanoseconds = Int(status.st_mtim.tv_nsec)
+    #endif
   }
 }

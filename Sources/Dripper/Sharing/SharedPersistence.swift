@@ -8,16 +8,22 @@
 public struct SharedPersistence<Value: Sendable>: Sendable {
   /// Reads the persisted value: `nil` when there is none yet, an error when it cannot be read.
   let load: (@Sendable () -> Result<Value?, SharedPersistenceError>)?
-  /// Writes a value.
-  let save: (@Sendable (Value) -> SharedPersistenceError?)?
+  /// Writes a value, unless `isCurrent` says, as the write is about to happen, that another value
+  /// superseded it (one another writer left in the file, adopted meanwhile).
+  let save: (@Sendable (Value, _ isCurrent: () -> Bool) -> SharedPersistenceError?)?
   /// Starts noticing the changes others make (another process writing the file), handing each
-  /// new value to the closure; `nil` when nothing else writes.
-  let watch: (@Sendable (@escaping @Sendable (Value) -> Void) -> SharedWatch?)?
+  /// new value to the closure, which adopts it and returns what to do once the persistence's lock
+  /// is released; `nil` when nothing else writes.
+  let watch: (@Sendable (@escaping @Sendable (Value) -> Adopted) -> SharedWatch?)?
+
+  /// What adopting another writer's value leaves to do after the persistence's lock: tell the
+  /// Stations that hold the value.
+  typealias Adopted = [StationSharing]
 
   init(
     load: (@Sendable () -> Result<Value?, SharedPersistenceError>)?,
-    save: (@Sendable (Value) -> SharedPersistenceError?)?,
-    watch: (@Sendable (@escaping @Sendable (Value) -> Void) -> SharedWatch?)? = nil
+    save: (@Sendable (Value, _ isCurrent: () -> Bool) -> SharedPersistenceError?)?,
+    watch: (@Sendable (@escaping @Sendable (Value) -> Adopted) -> SharedWatch?)? = nil
   ) {
     self.load = load
     self.save = save
@@ -36,7 +42,8 @@ public struct SharedPersistence<Value: Sendable>: Sendable {
       load: {
         do { return .success(try load()) } catch { return .failure(SharedPersistenceError("\(error)")) }
       },
-      save: { value in
+      save: { value, isCurrent in
+        guard isCurrent() else { return nil }
         do {
           try save(value)
           return nil
@@ -70,82 +77,62 @@ public struct SharedPersistence<Value: Sendable>: Sendable {
     at path: String, encode: @escaping @Sendable (Value) throws -> [UInt8],
     decode: @escaping @Sendable ([UInt8]) throws -> Value
   ) -> Self {
-    // What this process last wrote or read, so that its own writes are not taken for others'.
+    // The identity of the file this value last wrote or read, so that its own writes are not
+    // taken for others'. Its lock orders the writes, the look at the file and the adoption of what
+    // another writer left: a write superseded by an adoption is not made, and an adoption is never
+    // overtaken by a write already under way, so that the value and the file cannot part for good.
     let known = Lock<FileIdentity?>(nil)
-    let load: @Sendable () -> Result<Value?, SharedPersistenceError> = {
-      switch AtomicFile.contents(at: path) {
-      case .failure(let failure):
-        return .failure(SharedPersistenceError("cannot read \(path): \(failure.reason)"))
-      case .success(nil): return .success(nil)
-      case .success(let bytes?):
-        do {
-          return .success(try decode(bytes))
-        } catch {
-          return .failure(SharedPersistenceError("\(path) could not be decoded: \(error)"))
-        }
+    @Sendable func decoded(_ bytes: [UInt8]) -> Result<Value, SharedPersistenceError> {
+      do {
+        return .success(try decode(bytes))
+      } catch {
+        return .failure(SharedPersistenceError("\(path) could not be decoded: \(error)"))
       }
     }
     return Self(
       load: {
         known.withLock { known in
-          known = FileIdentity(of: path)
-          return load()
+          switch AtomicFile.contentsAndIdentity(at: path) {
+          case .failure(let failure):
+            return .failure(SharedPersistenceError("cannot read \(path): \(failure.reason)"))
+          case .success(nil): return .success(nil)
+          case .success(let read?):
+            known = read.identity
+            return decoded(read.bytes).map { $0 }
+          }
         }
       },
-      save: { value in
+      save: { value, isCurrent in
         let bytes: [UInt8]
         do {
           bytes = try encode(value)
         } catch {
           return SharedPersistenceError("a value for \(path) could not be encoded: \(error)")
         }
-        // Under the lock: a change noticed meanwhile is checked once this write is known.
         return known.withLock { known in
-          let failure = AtomicFile.replace(at: path, with: bytes).map {
-            SharedPersistenceError("cannot write \(path): \($0.reason)")
+          guard isCurrent() else { return nil }
+          switch AtomicFile.replacing(at: path, with: bytes) {
+          case .success(let identity):
+            known = identity
+            return nil
+          case .failure(let failure):
+            return SharedPersistenceError("cannot write \(path): \(failure.reason)")
           }
-          known = FileIdentity(of: path)
-          return failure
         }
       },
-      watch: { deliver in
+      watch: { adopt in
         SharedWatch(path: path) {
-          let loaded = known.withLock { known -> Value?? in
-            let now = FileIdentity(of: path)
-            guard now != known else { return nil }
-            known = now
-            guard case .success(let value?) = load() else { return .some(nil) }
-            return .some(value)
+          let adopted = known.withLock { known -> Adopted in
+            guard FileIdentity(of: path) != known,
+              case .success(let read?) = AtomicFile.contentsAndIdentity(at: path)
+            else { return [] }
+            known = read.identity
+            guard case .success(let value) = decoded(read.bytes) else { return [] }
+            return adopt(value)
           }
-          if let loaded = loaded ?? nil { deliver(loaded) }
+          for holder in adopted { holder.changed() }
         }
       })
-  }
-}
-
-/// Which version of a file is at a path: its inode, size and modification time. A write renames
-/// a new file over the old one, so each write is another identity.
-struct FileIdentity: Equatable, Sendable {
-  let device: UInt64
-  let inode: UInt64
-  let size: Int64
-  let seconds: Int
-  let nanoseconds: Int
-
-  /// The identity of the file at `path`, following links; `nil` when there is none.
-  init?(of path: String) {
-    var status = stat()
-    guard stat(path, &status) == 0 else { return nil }
-    device = UInt64(status.st_dev)
-    inode = UInt64(status.st_ino)
-    size = Int64(status.st_size)
-    #if canImport(Darwin)
-      seconds = Int(status.st_mtimespec.tv_sec)
-      nanoseconds = Int(status.st_mtimespec.tv_nsec)
-    #else
-      seconds = Int(status.st_mtim.tv_sec)
-      nanoseconds = Int(status.st_mtim.tv_nsec)
-    #endif
   }
 }
 
@@ -155,6 +142,8 @@ struct FileIdentity: Equatable, Sendable {
 final class SharedWatch: Sendable {
   /// The write end of the pipe that tells the thread to stop.
   private let stop: Int32
+  /// Looks at the file: what the thread does on each change.
+  let check: @Sendable () -> Void
 
   init?(path: String, changed: @escaping @Sendable () -> Void) {
     let directory: String
@@ -182,6 +171,7 @@ final class SharedWatch: Sendable {
       return nil
     }
     stop = pipeEnds[1]
+    check = changed
   }
 
   deinit {

@@ -66,23 +66,22 @@ public final class SharedValue<Value: Equatable & Sendable>: Sendable {
     loadFailure = failure
     saver = persistence.save.map { SharedSaver(save: $0) }
     if let watch = persistence.watch {
-      let watch = watch { [weak self] value in self?.adopt(value) }
+      let watch = watch { [weak self] value in self?.adopt(value) ?? [] }
       watching.withLock { $0 = watch }
     }
   }
 
-  /// Takes a value another process wrote to the persisted file: every Station that holds the
-  /// value republishes its state, and a write of an older value still waiting is dropped, so that
-  /// the file and the value agree.
-  private func adopt(_ value: Value) {
-    let told = state.withLock { state -> [StationSharing] in
+  /// Takes a value another process wrote to the persisted file; returns the Stations that hold the
+  /// value, to republish their states. A write of an older value, waiting or about to be made, is
+  /// dropped, so that the file and the value agree.
+  private func adopt(_ value: Value) -> [StationSharing] {
+    state.withLock { state -> [StationSharing] in
       guard value != state.value else { return [] }
       state.value = value
       state.version &+= 1
       saver?.supersede(by: state.version)
       return Array(state.holders.values)
     }
-    for holder in told { holder.changed() }
   }
 
   /// The current value.
@@ -103,10 +102,17 @@ public final class SharedValue<Value: Equatable & Sendable>: Sendable {
     modify { $0 = value }
   }
 
-  /// Waits until every change has been persisted; returns the last write's error, if it failed.
+  /// Waits until every change has been persisted, then looks at the persisted file once, so that
+  /// a value another writer left there since is the value; returns the last write's error, if it
+  /// failed.
+  ///
+  /// Two writers of one file (two processes) that both flush end holding what the file holds: the
+  /// last write to land.
   @discardableResult
   public func flush() async -> SharedPersistenceError? {
-    await saver?.flush()
+    let error = await saver?.flush()
+    watching.withLock { $0 }?.check()
+    return error
   }
 
   /// Changes the value in place, atomically, and returns what `body` returns; if the value changed,
@@ -206,18 +212,19 @@ final class SharedSaver<Value: Sendable>: Sendable {
   private typealias Waiter = CheckedContinuation<SharedPersistenceError?, Never>
 
   private struct State {
-    var pending: Value?
-    /// The version of the newest value handed over: an older one arriving late is dropped.
+    var pending: (value: Value, version: UInt64)?
+    /// The version of the newest value handed over, or adopted from another writer: an older one
+    /// arriving late, or about to be written, is dropped.
     var newest: UInt64 = 0
     var isWriting = false
     var lastError: SharedPersistenceError?
     var waiters: [Waiter] = []
   }
 
-  private let write: @Sendable (Value) -> SharedPersistenceError?
+  private let write: @Sendable (Value, _ isCurrent: () -> Bool) -> SharedPersistenceError?
   private let state = Lock(State())
 
-  init(save: @escaping @Sendable (Value) -> SharedPersistenceError?) {
+  init(save: @escaping @Sendable (Value, _ isCurrent: () -> Bool) -> SharedPersistenceError?) {
     write = save
   }
 
@@ -228,7 +235,7 @@ final class SharedSaver<Value: Sendable>: Sendable {
     state.withLock { state -> Bool in
       guard version > state.newest else { return false }
       state.newest = version
-      state.pending = value
+      state.pending = (value, version)
       guard !state.isWriting else { return false }
       state.isWriting = true
       return true
@@ -251,7 +258,7 @@ final class SharedSaver<Value: Sendable>: Sendable {
     Task.detached { [self] in
       // Writes until nothing is pending; the look that finds nothing also ends the writer, under
       // the lock, so that a save arriving after it starts a writer of its own.
-      while let next = state.withLock({ state -> Value? in
+      while let next = state.withLock({ state -> (value: Value, version: UInt64)? in
         guard let pending = state.pending else {
           state.isWriting = false
           return nil
@@ -259,7 +266,7 @@ final class SharedSaver<Value: Sendable>: Sendable {
         state.pending = nil
         return pending
       }) {
-        let error = write(next)
+        let error = write(next.value) { state.withLock { $0.newest == next.version } }
         state.withLock { $0.lastError = error }
       }
       let (waiters, error) = state.withLock { state -> ([Waiter], SharedPersistenceError?) in
