@@ -1,0 +1,334 @@
+import Dispatch
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A journal file being appended to: the entries waiting to be written, and the thread that writes
+/// them (for ``JournalDurability/everyActions(_:)`` and ``JournalDurability/interval(_:)``).
+///
+/// Two locks: `pending`, taken by each append for as long as it takes to add a line, and
+/// `writing`, held while a batch is written and synced. A flush takes the batch out of `pending`
+/// while it holds `writing`, so batches reach the file in the order they were recorded, and an
+/// append never waits for the disk.
+final class JournalFile: Sendable {
+  struct Pending {
+    var bytes: [UInt8] = []
+    var count = 0
+    var lastSequence: UInt64
+    /// Snapshots to write once the bytes before `offset` are written and synced, after which the
+    /// journal is cut back to its header.
+    var snapshots: [(offset: Int, write: @Sendable () -> JournalError?)] = []
+    /// The last write error, until an append reports it.
+    var unreported: JournalError?
+    /// Whether the thread has been told to write since it last took a batch.
+    var signaled = false
+    var closed = false
+  }
+
+  struct Writing {
+    var descriptor: Int32
+    /// The file's length: where the next batch goes, and what a failed batch is cut back to.
+    var length: Int
+    var error: JournalError?
+  }
+
+  let path: String
+  let durability: JournalDurability
+  /// Whether each append writes and syncs its entry (``JournalDurability/everyAction``).
+  let writesEachAction: Bool
+  /// How many entries wake the writer: ``JournalDurability/everyActions(_:)``'s count, or never.
+  let batchSize: Int
+  let tornTail: String?
+  let pending: Lock<Pending>
+  let writing: Lock<Writing>
+  /// Wakes the writing thread; `nil` when each action writes itself.
+  let wake: DispatchSemaphore?
+  /// Signaled by the writing thread as it ends.
+  let ended = DispatchSemaphore(value: 0)
+
+  /// Takes the journal's lock, so that a second writer is refused; returns the `errno` of a
+  /// failure, `EWOULDBLOCK` when another holds it.
+  ///
+  /// The lock belongs to the open file, and a process being started holds a copy of every
+  /// descriptor until it runs its program: closed here meanwhile, a journal would still be locked
+  /// by a process that is about to let go of it, for milliseconds on a loaded machine. So a held
+  /// lock is tried again, every millisecond for a second, before the journal is refused: a real
+  /// second writer holds it for longer.
+  private static func lockExclusively(_ descriptor: Int32) -> Int32? {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: .seconds(1))
+    while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+      let failure = errno
+      if failure == EINTR { continue }
+      guard failure == EWOULDBLOCK, clock.now < deadline else { return failure }
+      usleep(1_000)
+    }
+    return nil
+  }
+
+  /// Opens (or creates) the journal at `path` and reads it; `each` sees its entries, those after
+  /// `afterSequence`, in order.
+  init(
+    path: String, durability: JournalDurability, afterSequence: UInt64,
+    each: (JournalEntry) throws(JournalError) -> Void = { _ in }
+  ) throws(JournalError) {
+    if case .everyActions(let count) = durability, count < 1 {
+      throw JournalError("\(path): a journal flushed every \(count) actions")
+    }
+    if case .interval(let interval) = durability, interval <= .zero {
+      throw JournalError("\(path): a journal flushed every \(interval)")
+    }
+    let target: String
+    switch AtomicFile.resolvingLinks(path) {
+    case .success(let resolved): target = resolved
+    case .failure(let failure): throw JournalError(path, failure)
+    }
+    // Never through a link (the chain was resolved), never blocking on a FIFO.
+    let descriptor = open(target, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o666)
+    guard descriptor >= 0 else { throw JournalError(path, .init(code: errno)) }
+    var opened = true
+    defer { if opened { close(descriptor) } }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { throw JournalError(path, .init(code: errno)) }
+    if let refusal = AtomicFile.refusal(forReading: status.st_mode) {
+      throw JournalError("\(path): \(refusal)")
+    }
+    if let failure = Self.lockExclusively(descriptor) {
+      if failure == EWOULDBLOCK { throw JournalError("\(path) is in use by another process") }
+      throw JournalError(path, .init(code: failure))
+    }
+    let scan = try JournalReader.scan(descriptor, path: path) { entry throws(JournalError) in
+      if entry.sequence > afterSequence { try each(entry) }
+    }
+    var length = scan.validLength
+    if afterSequence > 0, (scan.lastSequence ?? 0) <= afterSequence, length > JournalLine.header.count {
+      // Every entry is in the snapshot: a crash came between writing it and compacting.
+      length = 0
+    }
+    if length == 0 {
+      // A new journal, or one whose header a crash tore: it starts again with its header.
+      // At the start: the read left the file's offset at its end, and a write there would leave
+      // a hole of zero bytes before the header.
+      guard ftruncate(descriptor, 0) == 0, lseek(descriptor, 0, SEEK_SET) == 0 else {
+        throw JournalError(path, .init(code: errno))
+      }
+      if let failure = AtomicFile.writeAll(JournalLine.header, to: descriptor) {
+        throw JournalError(path, failure)
+      }
+      length = JournalLine.header.count
+    } else if scan.tornTail != nil {
+      if ftruncate(descriptor, off_t(length)) != 0 { throw JournalError(path, .init(code: errno)) }
+    }
+    if fsync(descriptor) != 0 { throw JournalError(path, .init(code: errno)) }
+    guard lseek(descriptor, off_t(length), SEEK_SET) >= 0 else {
+      throw JournalError(path, .init(code: errno))
+    }
+    opened = false
+    self.path = path
+    self.durability = durability
+    self.writesEachAction = durability == .everyAction
+    if case .everyActions(let count) = durability { batchSize = count } else { batchSize = .max }
+    self.tornTail = scan.tornTail
+    self.pending = Lock(Pending(lastSequence: max(scan.lastSequence ?? 0, afterSequence)))
+    self.writing = Lock(Writing(descriptor: descriptor, length: length))
+    switch durability {
+    case .everyAction:
+      wake = nil
+      ended.signal()
+    case .everyActions, .interval:
+      wake = DispatchSemaphore(value: 0)
+      guard startWriter() else {
+        closeDescriptor()
+        throw JournalError("\(path): could not start the thread that writes the journal")
+      }
+    }
+  }
+
+  var lastSequence: UInt64 { pending.withLock { $0.lastSequence } }
+
+  /// Adds an entry's line; writes it at once, or wakes the writer, as the durability says.
+  func append(action: String, stateHash: UInt64?) -> (sequence: UInt64, error: JournalError?) {
+    let (sequence, error, signal, mustWrite) = pending.withLock { pending in
+      pending.lastSequence += 1
+      if pending.closed {
+        pending.unreported = JournalError("\(path) is closed: entry \(pending.lastSequence) was not recorded")
+      } else {
+        JournalLine.append(
+          sequence: pending.lastSequence, action: action, stateHash: stateHash, to: &pending.bytes)
+        pending.count += 1
+      }
+      let error = pending.unreported
+      pending.unreported = nil
+      var signal = false
+      if pending.count >= batchSize, !pending.signaled {
+        pending.signaled = true
+        signal = true
+      }
+      // A disk 64 MiB behind makes the reductions wait for it.
+      let mustWrite = writesEachAction || pending.bytes.count > AtomicFile.sizeLimit
+      return (pending.lastSequence, error, signal, mustWrite)
+    }
+    if signal { wake?.signal() }
+    if mustWrite, let failure = flush() {
+      return (sequence, error ?? failure)
+    }
+    return (sequence, error)
+  }
+
+  /// Runs `write`, which writes a snapshot of the state after the last entry recorded, once every
+  /// entry so far is written and synced; then cuts the journal back to its header, since the
+  /// snapshot holds what the entries did.
+  func snapshot(_ write: @escaping @Sendable () -> JournalError?) {
+    let (signal, mustWrite) = pending.withLock { pending in
+      pending.snapshots.append((pending.bytes.count, write))
+      let signal = !pending.signaled
+      pending.signaled = true
+      return (signal, durability == .everyAction)
+    }
+    if mustWrite {
+      _ = flush()
+    } else if signal {
+      wake?.signal()
+    }
+  }
+
+  /// Writes and syncs what is waiting, and the snapshots due; the error of a write that failed,
+  /// after which what was not written waits for the next flush.
+  @discardableResult
+  func flush() -> JournalError? {
+    writing.withLock { writing in
+      let (bytes, snapshots) = pending.withLock { pending in
+        defer {
+          let capacity = pending.bytes.count
+          pending.bytes = []
+          pending.bytes.reserveCapacity(capacity)
+          pending.count = 0
+          pending.snapshots = []
+          pending.signaled = false
+        }
+        return (pending.bytes, pending.snapshots)
+      }
+      guard writing.descriptor >= 0 else {
+        return bytes.isEmpty ? nil : JournalError("\(path) is closed: \(bytes.count) bytes were not written")
+      }
+      var written = 0
+      var failure: JournalError?
+      var remainingSnapshots = snapshots[...]
+      while failure == nil, written < bytes.count || !remainingSnapshots.isEmpty {
+        let end = remainingSnapshots.first?.offset ?? bytes.count
+        if end > written {
+          failure = writeSynced(bytes[written..<end], writing: &writing)
+          if failure == nil { written = end }
+        }
+        if failure == nil, let snapshot = remainingSnapshots.popFirst() {
+          failure = snapshot.write() ?? compact(writing: &writing)
+          // A snapshot that failed is not tried again: the next one holds more.
+        }
+      }
+      if let failure {
+        // What was not written waits for the next flush, before what comes after it.
+        pending.withLock { pending in
+          pending.bytes = Array(bytes[written...]) + pending.bytes
+          pending.unreported = failure
+        }
+        writing.error = failure
+        return failure
+      }
+      writing.error = nil
+      return nil
+    }
+  }
+
+  /// Writes `bytes` at the end of the file and syncs them; on failure, cuts the file back to its
+  /// length before, so that no half line stays in the middle of the journal.
+  private func writeSynced(_ bytes: ArraySlice<UInt8>, writing: inout Writing) -> JournalError? {
+    var offset = bytes.startIndex
+    while offset < bytes.endIndex {
+      let count = bytes[offset...].withUnsafeBytes { write(writing.descriptor, $0.baseAddress, $0.count) }
+      if count < 0 {
+        let code = errno
+        if code == EINTR { continue }
+        _ = ftruncate(writing.descriptor, off_t(writing.length))
+        _ = lseek(writing.descriptor, off_t(writing.length), SEEK_SET)
+        return JournalError(path, .init(code: code))
+      }
+      offset += count
+    }
+    if fdatasync(writing.descriptor) != 0 {
+      let code = errno
+      _ = ftruncate(writing.descriptor, off_t(writing.length))
+      _ = lseek(writing.descriptor, off_t(writing.length), SEEK_SET)
+      return JournalError(path, .init(code: code))
+    }
+    writing.length += bytes.count
+    return nil
+  }
+
+  /// Cuts the journal back to its header: the entries before are in a snapshot.
+  func compact(writing: inout Writing) -> JournalError? {
+    let length = JournalLine.header.count
+    guard ftruncate(writing.descriptor, off_t(length)) == 0, fsync(writing.descriptor) == 0,
+      lseek(writing.descriptor, off_t(length), SEEK_SET) >= 0
+    else { return JournalError(path, .init(code: errno)) }
+    writing.length = length
+    return nil
+  }
+
+  /// Flushes and closes the file; stops the writer, and waits for it if `waiting`. The error of
+  /// the last flush.
+  @discardableResult
+  func shutDown(waiting: Bool) -> JournalError? {
+    let alreadyClosed = pending.withLock { pending in
+      defer { pending.closed = true }
+      return pending.closed
+    }
+    if alreadyClosed { return writing.withLock { $0.error } }
+    if let wake {
+      wake.signal()
+      if waiting {
+        ended.wait()
+        ended.signal()
+      }
+      return waiting ? writing.withLock { $0.error } : nil
+    }
+    let error = flush()
+    closeDescriptor()
+    return error
+  }
+
+  private func closeDescriptor() {
+    writing.withLock { writing in
+      if writing.descriptor >= 0 { close(writing.descriptor) }
+      writing.descriptor = -1
+    }
+  }
+
+  /// Starts the thread that writes batches: when woken, and at each interval. It holds the file
+  /// until it ends, after the file is closed.
+  private func startWriter() -> Bool {
+    OSThread.start { [self] in runWriter() }
+  }
+
+  private func runWriter() {
+    defer { ended.signal() }
+    while true {
+      switch durability {
+      case .interval(let interval):
+        let (seconds, attoseconds) = interval.components
+        let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
+        _ = wake?.wait(timeout: .now() + .nanoseconds(max(1, nanoseconds)))
+      default:
+        wake?.wait()
+      }
+      let closed = pending.withLock { $0.closed }
+      flush()
+      if closed {
+        closeDescriptor()
+        return
+      }
+    }
+  }
+}
