@@ -1,11 +1,3 @@
-import Dispatch
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// When a file journal writes its entries to the file and syncs them: how much a crash may lose.
 public enum JournalDurability: Sendable, Equatable {
   /// Each entry is written and synced before its reduction ends, before any observer or effect
