@@ -41,6 +41,8 @@ public final class DurableJournal<State: Sendable, Action: Sendable>: Sendable {
   let encodeState: @Sendable (State) throws -> String
   let decodeState: @Sendable (String) throws -> State
   let stateHash: StateHash<State>?
+  /// What recovery reads, and so what is written.
+  let limits: JournalLimits
   let opened = Lock<(journal: Journal?, recovery: JournalRecovery?)>((nil, nil))
 
   /// A durable journal in `directory` (created if missing), with its codecs and policies.
@@ -62,6 +64,28 @@ public final class DurableJournal<State: Sendable, Action: Sendable>: Sendable {
     encodeState: @escaping @Sendable (State) throws -> String,
     decodeState: @escaping @Sendable (String) throws -> State
   ) {
+    self.limits = .standard
+    self.directory = directory
+    self.durability = durability
+    self.snapshotEvery = UInt64(max(1, snapshotEvery))
+    self.stateHash = stateHash
+    self.encodeAction = encodeAction
+    self.decodeAction = decodeAction
+    self.encodeState = encodeState
+    self.decodeState = decodeState
+  }
+
+  /// A durable journal whose reader reads at most `limits`: small ones, for tests.
+  init(
+    directory: String, durability: JournalDurability, snapshotEvery: Int,
+    hashing stateHash: StateHash<State>?,
+    limits: JournalLimits,
+    encodeAction: @escaping @Sendable (Action) -> String,
+    decodeAction: @escaping @Sendable (String) throws -> Action,
+    encodeState: @escaping @Sendable (State) throws -> String,
+    decodeState: @escaping @Sendable (String) throws -> State
+  ) {
+    self.limits = limits
     self.directory = directory
     self.durability = durability
     self.snapshotEvery = UInt64(max(1, snapshotEvery))
@@ -111,7 +135,9 @@ public final class DurableJournal<State: Sendable, Action: Sendable>: Sendable {
     var folder = ReplayFolder(dripper: dripper, state: start, stateHash: stateHash, prepare: prepare)
     let after = snapshot?.sequence ?? 0
     let path = journalPath
-    let file = try JournalFile(path: path, durability: durability, afterSequence: after) {
+    let file = try JournalFile(
+      path: path, durability: durability, afterSequence: after, lineLimit: limits.line
+    ) {
       entry throws(JournalError) in
       let expected = (folder.report.lastSequence ?? after) + 1
       guard entry.sequence == expected else {
@@ -121,7 +147,7 @@ public final class DurableJournal<State: Sendable, Action: Sendable>: Sendable {
       }
       try folder.fold(entry, decode: decodeAction)
     }
-    let journal = Journal(file: file)
+    let journal = Journal(file: file, limits: limits)
     let recovery = JournalRecovery(
       snapshotSequence: snapshot?.sequence, replayed: folder.report.replayed,
       lastSequence: file.lastSequence, tornTail: file.tornTail, divergence: folder.report.divergence)
@@ -138,22 +164,41 @@ public final class DurableJournal<State: Sendable, Action: Sendable>: Sendable {
   {
     guard let file = journal.file else { preconditionFailure("a durable journal is a file") }
     let every = snapshotEvery
-    let encodeState = encodeState
+    let (encodeState, decodeState) = (encodeState, decodeState)
     let path = snapshotPath
-    let directory = directory
+    let limit = limits.snapshot
     return _RecordingModifier(
       base: dripper, journal: journal, stateHash: stateHash, encode: encodeAction,
       recorded: { sequence, state in
-        guard sequence % every == 0 else { return }
+        guard sequence % every == 0 else { return [] }
         file.snapshot {
           let text: String
           do {
             text = try encodeState(state)
           } catch {
-            return JournalError("\(path): the state could not be encoded for a snapshot: \(error)")
+            return .failed(JournalError("\(path): the state could not be encoded for a snapshot: \(error)"))
           }
-          return Self.writeSnapshot(text, sequence: sequence, to: path, in: directory)
+          let refused = "\(path): the snapshot of entry \(sequence) was not written"
+          let bytes = Self.snapshotBytes(text, sequence: sequence)
+          guard bytes.count <= limit else {
+            return .refused(
+              "\(refused): it would be \(bytes.count) bytes, more than the \(JournalLimits.describe(limit)) "
+                + "recovery reads; the journal keeps every entry since the last snapshot")
+          }
+          do {
+            _ = try decodeState(text)
+          } catch {
+            return .refused(
+              "\(refused): its text does not decode (\(error)); the journal keeps every entry since the "
+                + "last snapshot")
+          }
+          if let error = AtomicFile.replace(at: path, with: bytes).map({ JournalError(path, $0) }) {
+            return .failed(error)
+          }
+          return .written
         }
+        // Written by now if each action is synced; else the next append reports a refusal.
+        return file.takeNotes().map { Diagnostic(.other, $0) }
       })
   }
 
@@ -168,7 +213,7 @@ public final class DurableJournal<State: Sendable, Action: Sendable>: Sendable {
 
   private func readSnapshot() throws(JournalError) -> (sequence: UInt64, text: String)? {
     let bytes: [UInt8]
-    switch AtomicFile.contents(at: snapshotPath) {
+    switch AtomicFile.contents(at: snapshotPath, limit: limits.snapshot) {
     case .success(nil): return nil
     case .success(let contents?): bytes = contents
     case .failure(let failure): throw JournalError(snapshotPath, failure)
@@ -193,6 +238,12 @@ public final class DurableJournal<State: Sendable, Action: Sendable>: Sendable {
   static func writeSnapshot(_ text: String, sequence: UInt64, to path: String, in directory: String)
     -> JournalError?
   {
+    AtomicFile.replace(at: path, with: snapshotBytes(text, sequence: sequence)).map { JournalError(path, $0) }
+  }
+
+  /// A snapshot file's bytes: its header line, with the sequence number and the text's checksum,
+  /// then the text.
+  static func snapshotBytes(_ text: String, sequence: UInt64) -> [UInt8] {
     var bytes = Array((snapshotHeader + " ").utf8)
     JournalLine.appendDecimal(sequence, to: &bytes)
     bytes.append(JournalLine.space)
@@ -201,7 +252,7 @@ public final class DurableJournal<State: Sendable, Action: Sendable>: Sendable {
     JournalLine.appendHex(checksum.value, to: &bytes)
     bytes.append(JournalLine.newline)
     bytes += text.utf8
-    return AtomicFile.replace(at: path, with: bytes).map { JournalError(path, $0) }
+    return bytes
   }
 }
 

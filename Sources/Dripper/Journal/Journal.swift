@@ -61,9 +61,16 @@ public final class Journal: Sendable {
   /// reference to follow, retain or release.
   let memory = Lock(MemoryEntries())
   let file: JournalFile?
+  /// The most an entry's action may take, escaped: what a line a reader reads holds.
+  @usableFromInline let actionBytes: Int
+  /// The length, in bytes, up to which any action's entry fits in a line: escaped, an action
+  /// takes at most twice its bytes.
+  @usableFromInline let surelyRecordedBytes: Int
 
-  init(file: JournalFile?) {
+  init(file: JournalFile?, limits: JournalLimits = .standard) {
     self.file = file
+    self.actionBytes = limits.actionBytes
+    self.surelyRecordedBytes = limits.actionBytes / 2
   }
 
   deinit {
@@ -88,7 +95,15 @@ public final class Journal: Sendable {
   public static func file(
     at path: String, durability: JournalDurability = .everyActions(1_000)
   ) throws(JournalError) -> Journal {
-    Journal(file: try JournalFile(path: path, durability: durability, afterSequence: 0))
+    try file(at: path, durability: durability, limits: .standard)
+  }
+
+  static func file(
+    at path: String, durability: JournalDurability, limits: JournalLimits
+  ) throws(JournalError) -> Journal {
+    Journal(
+      file: try JournalFile(path: path, durability: durability, afterSequence: 0, lineLimit: limits.line),
+      limits: limits)
   }
 
   /// The entries recorded, in order: those of a journal in memory. A file journal keeps none in
@@ -120,15 +135,41 @@ public final class Journal: Sendable {
     if let error = file?.shutDown(waiting: true) { throw error }
   }
 
-  /// Records an action's entry; returns its sequence number and a write error not reported yet.
+  /// Records an action's entry; returns its sequence number and what the Station is to be told:
+  /// a write that failed, a snapshot that was refused, not reported yet.
   @usableFromInline
-  func append(action: String, stateHash: UInt64?) -> (sequence: UInt64, error: JournalError?) {
-    if let file { return file.append(action: action, stateHash: stateHash) }
+  func append(action: String, stateHash: UInt64?) -> (sequence: UInt64, reports: [Diagnostic]) {
+    if let file {
+      let (sequence, error, notes) = file.append(action: action, stateHash: stateHash)
+      guard error != nil || !notes.isEmpty else { return (sequence, []) }
+      return (
+        sequence, (error.map { [Self.diagnostic(for: $0)] } ?? []) + notes.map { Diagnostic(.other, $0) }
+      )
+    }
     let sequence = memory.withLock { journal in
       journal.lastSequence += 1
       journal.append(JournalEntry(sequence: journal.lastSequence, action: action, stateHash: stateHash))
       return journal.lastSequence
     }
-    return (sequence, nil)
+    return (sequence, [])
+  }
+
+  /// Why the entry of an action encoded as `action` cannot be recorded, if it cannot: its line
+  /// would be longer than a reader reads (64 MiB). Most actions are decided by their length alone.
+  @inlinable
+  func refusal(ofEntry action: String) -> Diagnostic? {
+    guard action.utf8.count > surelyRecordedBytes else { return nil }
+    return refusalOfLongEntry(action)
+  }
+
+  @usableFromInline
+  func refusalOfLongEntry(_ action: String) -> Diagnostic? {
+    let length = JournalLine.escapedLength(of: action)
+    guard length > actionBytes else { return nil }
+    return Diagnostic(
+      .other,
+      "refused an action whose journal entry would be \(length) bytes (\(Dump.line(String(action.prefix(40))))…), "
+        + "more than the \(actionBytes) a journal line holds for its action: it was not reduced, and nothing "
+        + "was recorded")
   }
 }

@@ -43,6 +43,19 @@ enum JournalLine {
   /// The first line of every journal file.
   static let header: [UInt8] = Array("dripper-journal 1\n".utf8)
 
+  /// The most a line's fields other than the action take: a sequence number of 20 digits, a
+  /// hash, a checksum and three spaces.
+  static let overhead = 55
+
+  /// The length of `action` escaped, as an entry's line holds it.
+  static func escapedLength(of action: String) -> Int {
+    var length = 0
+    for byte in action.utf8 {
+      length += byte == backslash || byte == newline || byte == carriageReturn ? 2 : 1
+    }
+    return length
+  }
+
   /// `entry` as a line, without its newline.
   static func encode(_ entry: JournalEntry) -> [UInt8] {
     var line: [UInt8] = []

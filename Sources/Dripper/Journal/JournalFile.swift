@@ -20,9 +20,11 @@ final class JournalFile: Sendable {
     var lastSequence: UInt64
     /// Snapshots to write once the bytes before `offset` are written and synced, after which the
     /// journal is cut back to its header.
-    var snapshots: [(offset: Int, write: @Sendable () -> JournalError?)] = []
+    var snapshots: [(offset: Int, write: @Sendable () -> SnapshotOutcome)] = []
     /// The last write error, until an append reports it.
     var unreported: JournalError?
+    /// Snapshots refused (see ``SnapshotOutcome/refused(_:)``), until an append reports them.
+    var notes: [String] = []
     /// Whether the thread has been told to write since it last took a batch.
     var signaled = false
     var closed = false
@@ -73,6 +75,7 @@ final class JournalFile: Sendable {
   /// `afterSequence`, in order.
   init(
     path: String, durability: JournalDurability, afterSequence: UInt64,
+    lineLimit: Int = JournalLimits.standard.line,
     each: (JournalEntry) throws(JournalError) -> Void = { _ in }
   ) throws(JournalError) {
     if case .everyActions(let count) = durability, count < 1 {
@@ -100,7 +103,8 @@ final class JournalFile: Sendable {
       if failure == EWOULDBLOCK { throw JournalError("\(path) is in use by another process") }
       throw JournalError(path, .init(code: failure))
     }
-    let scan = try JournalReader.scan(descriptor, path: path) { entry throws(JournalError) in
+    let scan = try JournalReader.scan(descriptor, path: path, lineLimit: lineLimit) {
+      entry throws(JournalError) in
       if entry.sequence > afterSequence { try each(entry) }
     }
     var length = scan.validLength
@@ -150,7 +154,9 @@ final class JournalFile: Sendable {
   var lastSequence: UInt64 { pending.withLock { $0.lastSequence } }
 
   /// Adds an entry's line; writes it at once, or wakes the writer, as the durability says.
-  func append(action: String, stateHash: UInt64?) -> (sequence: UInt64, error: JournalError?) {
+  /// Returns its sequence number, a write error and refused snapshots not reported yet.
+  func append(action: String, stateHash: UInt64?) -> (sequence: UInt64, error: JournalError?, notes: [String])
+  {
     let (sequence, error, signal, mustWrite) = pending.withLock { pending in
       pending.lastSequence += 1
       if pending.closed {
@@ -172,16 +178,24 @@ final class JournalFile: Sendable {
       return (pending.lastSequence, error, signal, mustWrite)
     }
     if signal { wake?.signal() }
-    if mustWrite, let failure = flush() {
-      return (sequence, error ?? failure)
+    var failure = error
+    if mustWrite, let flushed = flush() { failure = failure ?? flushed }
+    return (sequence, failure, takeNotes())
+  }
+
+  /// The refused snapshots not reported yet, which are then reported.
+  func takeNotes() -> [String] {
+    pending.withLock { pending -> [String] in
+      guard !pending.notes.isEmpty else { return [] }
+      defer { pending.notes = [] }
+      return pending.notes
     }
-    return (sequence, error)
   }
 
   /// Runs `write`, which writes a snapshot of the state after the last entry recorded, once every
   /// entry so far is written and synced; then cuts the journal back to its header, since the
   /// snapshot holds what the entries did.
-  func snapshot(_ write: @escaping @Sendable () -> JournalError?) {
+  func snapshot(_ write: @escaping @Sendable () -> SnapshotOutcome) {
     let (signal, mustWrite) = pending.withLock { pending in
       pending.snapshots.append((pending.bytes.count, write))
       let signal = !pending.signaled
@@ -224,8 +238,13 @@ final class JournalFile: Sendable {
           if failure == nil { written = end }
         }
         if failure == nil, let snapshot = remainingSnapshots.popFirst() {
-          failure = snapshot.write() ?? compact(writing: &writing)
-          // A snapshot that failed is not tried again: the next one holds more.
+          // A snapshot that failed or was refused is not tried again: the next one holds more.
+          // The journal is cut back only behind one that was written.
+          switch snapshot.write() {
+          case .written: failure = compact(writing: &writing)
+          case .failed(let error): failure = error
+          case .refused(let note): pending.withLock { $0.notes.append(note) }
+          }
         }
       }
       if let failure {
@@ -331,4 +350,15 @@ final class JournalFile: Sendable {
       }
     }
   }
+}
+
+/// What became of a snapshot a durable journal asked its file to write.
+enum SnapshotOutcome: Sendable {
+  /// Written and synced: the journal is cut back to its header.
+  case written
+  /// Writing it failed (a full disk): an error, as a failed write of entries is.
+  case failed(JournalError)
+  /// Not written, because recovery could not read it back (too large, or its text does not
+  /// decode): the journal keeps its entries, and the note is reported once.
+  case refused(String)
 }

@@ -42,8 +42,6 @@ public struct JournalContents: Sendable, Equatable {
 /// may be torn, since a crash can cut a write short; it is ignored, and reported in
 /// ``JournalScan/tornTail``.
 struct JournalReader {
-  /// The most one line may hold: a line longer than this is corruption, not read into memory.
-  static let lineLimit = AtomicFile.sizeLimit
 
   /// What a read found.
   struct JournalScan {
@@ -59,7 +57,8 @@ struct JournalReader {
   /// Reads the open file `descriptor` (named `path` in errors) from its start, calling `each` with
   /// every entry in order.
   static func scan(
-    _ descriptor: Int32, path: String, each: (JournalEntry) throws(JournalError) -> Void
+    _ descriptor: Int32, path: String, lineLimit: Int = JournalLimits.standard.line,
+    each: (JournalEntry) throws(JournalError) -> Void
   ) throws(JournalError) -> JournalScan {
     var scan = JournalScan()
     var line: [UInt8] = []
@@ -81,13 +80,18 @@ struct JournalReader {
         guard let end = chunk[start..<count].firstIndex(of: JournalLine.newline) else {
           line += chunk[start..<count]
           guard line.count <= lineLimit else {
-            throw JournalError("\(path): line \(lineNumber + 1) is longer than \(lineLimit >> 20) MiB")
+            throw JournalError(
+              "\(path): line \(lineNumber + 1) is longer than \(JournalLimits.describe(lineLimit))")
           }
           break
         }
         line += chunk[start..<end]
         start = end + 1
         lineNumber += 1
+        guard line.count <= lineLimit else {
+          throw JournalError(
+            "\(path): line \(lineNumber) is longer than \(JournalLimits.describe(lineLimit))")
+        }
         let length = line.count + 1
         defer {
           offset += length
@@ -186,4 +190,24 @@ extension Journal {
 /// Closes a file, where a method named `close` would hide the C library's.
 func closeFile(_ descriptor: Int32) {
   close(descriptor)
+}
+
+/// The most a journal's reader reads, which its writers therefore never write: a line, and a
+/// durable journal's snapshot. 64 MiB each; tests make them small.
+struct JournalLimits: Sendable {
+  /// The most one line may hold, without its newline: a longer line is corruption, not read into
+  /// memory, and an entry that would be longer is refused (see ``Journal/refusal(ofEntry:)``).
+  let line: Int
+  /// The most a snapshot file may hold, its header line included.
+  let snapshot: Int
+
+  static let standard = JournalLimits(line: AtomicFile.sizeLimit, snapshot: AtomicFile.sizeLimit)
+
+  /// The most an entry's action may take, escaped.
+  var actionBytes: Int { line - JournalLine.overhead }
+
+  /// `bytes` in MiB when it is a whole number of them, else in bytes.
+  static func describe(_ bytes: Int) -> String {
+    bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : "\(bytes) bytes"
+  }
 }

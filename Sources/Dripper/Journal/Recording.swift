@@ -55,8 +55,11 @@ extension Dripper {
   /// and put them in the action, as TCA's own tests recommend.
   ///
   /// A write that fails (a full disk) is reported as a ``Diagnostic`` once, and the entries are
-  /// kept to be written again. Encoding is the caller's: Dripper has no `Codable` encoder of its
-  /// own, and a journal's entries are lines of text.
+  /// kept to be written again. An action whose entry would be longer than a journal line holds
+  /// (64 MiB, escaped) is refused before it is reduced: a ``Diagnostic`` says so, the state does
+  /// not change and no sequence number is spent, so that the journal never holds what its reader
+  /// refuses and the state stays the fold of the journal's actions. A journal's entries are lines
+  /// of text; `encode` makes each.
   ///
   /// - Parameters:
   ///   - journal: Where the entries go.
@@ -104,14 +107,15 @@ struct _RecordingModifier<Base: Dripper>: Dripper {
   @usableFromInline let journal: Journal
   @usableFromInline let stateHash: StateHash<Base.State>?
   @usableFromInline let encode: @Sendable (Base.Action) -> String
-  /// Told of each entry recorded, with the state it left: a durable journal's snapshots.
-  @usableFromInline let recorded: (@Sendable (UInt64, Base.State) -> Void)?
+  /// Told of each entry recorded, with the state it left: a durable journal's snapshots. Returns
+  /// what the Station is to be told (a snapshot refused as it was written).
+  @usableFromInline let recorded: (@Sendable (UInt64, Base.State) -> [Diagnostic])?
 
   @inlinable
   init(
     base: Base, journal: Journal, stateHash: StateHash<Base.State>?,
     encode: @escaping @Sendable (Base.Action) -> String,
-    recorded: (@Sendable (UInt64, Base.State) -> Void)?
+    recorded: (@Sendable (UInt64, Base.State) -> [Diagnostic])?
   ) {
     self.base = base
     self.journal = journal
@@ -120,18 +124,28 @@ struct _RecordingModifier<Base: Dripper>: Dripper {
     self.recorded = recorded
   }
 
+  /// Encodes the action, then reduces it and records it; an action whose entry the journal could
+  /// not read back is not reduced (see `Journal.refusal(ofEntry:)`).
   @inlinable
   func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
+    let text = encode(action)
+    if let refusal = journal.refusal(ofEntry: text) { return .report(refusal) }
     let effect = base.reduce(into: &state, action: action)
-    return record(action, state: state, effect: effect)
+    return record(text, state: state, effect: effect)
   }
 
   @inlinable
-  func record(_ action: Base.Action, state: Base.State, effect: Effect<Base.Action>) -> Effect<Base.Action> {
-    let (sequence, error) = journal.append(action: encode(action), stateHash: stateHash?(state))
-    recorded?(sequence, state)
-    guard let error else { return effect }
-    return effect.merge(with: .report(Journal.diagnostic(for: error)))
+  func record(_ text: String, state: Base.State, effect: Effect<Base.Action>) -> Effect<Base.Action> {
+    let (sequence, reports) = journal.append(action: text, stateHash: stateHash?(state))
+    let snapshotReports = recorded?(sequence, state) ?? []
+    return Self.reporting(reports + snapshotReports, after: effect)
+  }
+
+  /// `effect`, and the reports of the journal, if any.
+  @inlinable
+  static func reporting(_ reports: [Diagnostic], after effect: Effect<Base.Action>) -> Effect<Base.Action> {
+    guard !reports.isEmpty else { return effect }
+    return reports.reduce(effect) { $0.merge(with: .report($1)) }
   }
 
   @inlinable
@@ -149,18 +163,19 @@ struct _RecordingModifier<Base: Dripper>: Dripper {
       let encode = encode
       return _Reduction(
         reduce: { state, action in
+          let text = encode(action)
+          if let refusal = journal.refusal(ofEntry: text) { return .report(refusal) }
           let effect = reduce(&state, action)
-          guard let error = journal.append(action: encode(action), stateHash: nil).error else {
-            return effect
-          }
-          return effect.merge(with: .report(Journal.diagnostic(for: error)))
+          return Self.reporting(journal.append(action: text, stateHash: nil).reports, after: effect)
         },
         audit: built.audit)
     }
     return _Reduction(
       reduce: { state, action in
+        let text = encode(action)
+        if let refusal = journal.refusal(ofEntry: text) { return .report(refusal) }
         let effect = reduce(&state, action)
-        return record(action, state: state, effect: effect)
+        return record(text, state: state, effect: effect)
       },
       audit: built.audit)
   }
