@@ -41,6 +41,35 @@ grep -q '^JobQueue: resuming from ' "$work/output" \
 grep -E '^  (submitted|done|failed|cancelled|retries) ' "$work/output" > "$work/counts"
 check "the counts of a run resumed after kill -9" "$work/expected" "$work/counts"
 
+# Issue 50: Ctrl-C and SIGTERM (what a service manager sends at every restart) leave the journal as
+# resumable as kill -9 does: the interrupted run ends no job for it, says how many it left, and
+# exits 130 or 143; the next run finishes them with an uninterrupted run's counts.
+for signal in INT TERM; do
+  rm -rf "$work/journal"
+  "$binary" "${flags[@]}" --journal "$work/journal" > "$work/stopped" 2>&1 &
+  pid=$!
+  for _ in $(seq 1 100); do grep -q '^progress:' "$work/stopped" && break; sleep 0.1; done
+  kill "-$signal" "$pid"
+  status=0
+  wait "$pid" || status=$?
+  want=$([ "$signal" = INT ] && echo 130 || echo 143)
+  [ "$status" -eq "$want" ] || { echo "FAILED: a journaled run stopped by SIG$signal exited with $status, not $want" >&2; exit 1; }
+  grep -qE '^  cancelled +0$' "$work/stopped" \
+    || { echo "FAILED: SIG$signal cancelled jobs of a journaled run" >&2; tail "$work/stopped" >&2; exit 1; }
+  grep -qE '^  interrupted +[0-9]+  not ended' "$work/stopped" \
+    || { echo "FAILED: a journaled run stopped by SIG$signal did not say what it left" >&2; exit 1; }
+  status=0
+  "$binary" "${flags[@]}" --journal "$work/journal" > "$work/output" 2> /dev/null || status=$?
+  grep -q '^JobQueue: resuming from ' "$work/output" \
+    || { echo "FAILED: a run after SIG$signal did not resume from its journal" >&2; cat "$work/output" >&2; exit 1; }
+  grep -E '^  (submitted|done|failed|cancelled|retries) ' "$work/output" > "$work/counts"
+  check "the counts of a run resumed after SIG$signal" "$work/expected" "$work/counts"
+  # Its throughput counts what it finished itself, not what the journal had finished before.
+  rate=$(sed -nE 's/^  elapsed .* ([0-9]+) jobs\/s finished$/\1/p' "$work/output")
+  [ -n "$rate" ] && [ "$rate" -lt 100000 ] \
+    || { echo "FAILED: the resumed run reports $rate jobs/s" >&2; exit 1; }
+done
+
 status=0
 "$binary" --workers 0 > /dev/null 2> "$work/errors" || status=$?
 [ "$status" -eq 2 ] || { echo "FAILED: a bad flag exited with $status, not 2" >&2; exit 1; }

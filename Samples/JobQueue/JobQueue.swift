@@ -16,6 +16,9 @@ struct JobQueue: Dripper {
     /// Jobs waiting for a retry.
     var waiting = 0
     var isShuttingDown = false
+    /// Stopped by a signal with a journal to resume from: nothing starts, and no job is ended for
+    /// it (see ``Action/interrupt``).
+    var isInterrupted = false
     /// Whether `jobs` keeps a job once it has ended. A long-running service does not: its table
     /// then holds only the jobs in progress, and an ended job's id may be submitted again.
     let retainsEndedJobs: Bool
@@ -48,6 +51,10 @@ struct JobQueue: Dripper {
     case rate(RateLimiter.Action)
     /// Cancels every job not ended, and every job submitted from now on.
     case shutdown
+    /// Stops the work in flight and starts nothing more, ending no job: what a signal does to a
+    /// run with a journal, so that the next run resumes every job not ended, as after a crash.
+    /// A job stopped mid-attempt runs that attempt again; one submitted meanwhile waits, queued.
+    case interrupt
     /// After a restart from a journal: the attempts that were running, and the retries that were
     /// waiting, ran in a process that is gone. Each is queued again, a running attempt under its
     /// own number, so that a seeded run gives the same outcomes, interrupted or not.
@@ -91,6 +98,8 @@ struct JobQueue: Dripper {
           state.waiting += 1
           state.metrics.retried += 1
           let delay = state.retry.delay(after: attempt, random: random.double(in: 0..<1))
+          // Interrupted: the retry waits for the next run, which queues it again.
+          guard !state.isInterrupted else { return .none }
           effects.append(
             .run { pour in
               try await clock.sleep(for: delay)
@@ -120,7 +129,20 @@ struct JobQueue: Dripper {
           if let effect = cancel(job.id, in: &state) { effects.append(effect) }
         }
 
+      case .interrupt:
+        state.isInterrupted = true
+        for worker in state.workers where worker.job != nil {
+          effects.append(.send(.workers(.element(id: worker.id, action: .stop))))
+        }
+        for job in state.jobs.values where job.status == .waitingToRetry {
+          effects.append(.cancel(id: RetryID(job: job.id)))
+        }
+        if state.rate.isRunning { effects.append(.send(.rate(.stop))) }
+        return .merge(effects)
+
       case .resume:
+        state.isInterrupted = false
+        state.isShuttingDown = false
         state.rate.isRunning = false
         for (id, job) in state.jobs.sorted(by: { $0.key < $1.key }) {
           switch job.status {
@@ -150,7 +172,8 @@ struct JobQueue: Dripper {
   /// Starts queued jobs on idle workers, as long as the rate limit allows.
   private func startJobs(_ state: inout State) -> [Effect<Action>] {
     var effects: [Effect<Action>] = []
-    while state.rate.allowsStart, let worker = state.workers.first(where: { $0.job == nil })?.id,
+    while !state.isInterrupted, state.rate.allowsStart,
+      let worker = state.workers.first(where: { $0.job == nil })?.id,
       let job = state.queue.popFirst()
     {
       guard state.jobs[job]?.status == .queued else { continue }

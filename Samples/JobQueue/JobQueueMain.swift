@@ -42,6 +42,8 @@ enum JobQueueMain {
     let durable = options.journal.map { Journaling.durable(at: $0, template: initialState) }
     // The jobs a journal knows of: submitted before, ended or resumed now.
     var recoveredJobs: Set<JobID> = []
+    // Jobs finished before this run, which its throughput leaves out.
+    var finishedBefore = 0
     if let durable {
       do {
         station = try Station.recovering(from: durable, initialState: initialState) {
@@ -55,6 +57,7 @@ enum JobQueueMain {
       }
       let recovered = await station.state
       recoveredJobs = Set(recovered.jobs.keys)
+      finishedBefore = recovered.metrics.done + recovered.metrics.failed
       if !recoveredJobs.isEmpty {
         writeOutput(
           "JobQueue: resuming from \(durable.directory): \(recovered.metrics.ended) of \(recoveredJobs.count) jobs ended before"
@@ -69,7 +72,10 @@ enum JobQueueMain {
       }
     }
     let known = recoveredJobs
-    let interruption = Task { await shutDownOnInterrupt(station) }
+    // With a journal, a signal interrupts: the next run resumes what was not done, as after a
+    // crash. Without one, it cancels what was not done.
+    let resumable = durable != nil
+    let interruption = Task { await shutDownOnInterrupt(station, resumable: resumable) }
     writeOutput(
       "JobQueue: \(options.jobs) jobs, \(options.workers) workers, failure rate \(options.failureRate), seed \(seed)"
     )
@@ -88,7 +94,9 @@ enum JobQueueMain {
           var submitted = 0
           for (index, job) in stride(from: client, to: options.jobs, by: options.clients).enumerated() {
             if index.isMultiple(of: 32) {
-              for await hasRoom in station.observe({ $0.backlog < backlogLimit }) where hasRoom { break }
+              // An interrupted queue starts nothing, so its backlog never shrinks: stop waiting.
+              for await hasRoom in station.observe({ $0.backlog < backlogLimit || $0.isInterrupted })
+              where hasRoom { break }
             }
             if stopSignal.load(ordering: .relaxed) != 0 { break }
             if known.contains(job) { continue }
@@ -102,8 +110,9 @@ enum JobQueueMain {
       for await submitted in group { total += submitted }
       return total
     }
-    for await finished in station.observe({ $0.metrics.submitted == expected && $0.metrics.ended == expected }
-    )
+    for await finished in station.observe({
+      ($0.metrics.submitted == expected && $0.metrics.ended == expected) || $0.isInterrupted
+    })
     where finished { break }
     progress.cancel()
     await progress.value
@@ -117,18 +126,22 @@ enum JobQueueMain {
         writeError("error: the journal was not closed: \(error)\n")
       }
     }
-    writeOutput(Progress.summary(metrics, elapsed: elapsed, attempts: options.attempts))
+    writeOutput(
+      Progress.summary(
+        metrics, elapsed: elapsed, attempts: options.attempts, finishedBefore: finishedBefore,
+        interrupted: resumable && stopSignal.load(ordering: .relaxed) != 0))
     let status = Progress.exitStatus(metrics, stoppedBy: stopSignal.load(ordering: .relaxed))
     exit(max(status, standardOutputStatus()))
   }
 
-  /// On SIGINT (Ctrl-C) or SIGTERM, cancels the jobs in flight instead of ending the process, so
-  /// that the summary is printed either way: the signal
-  /// handler only sets a flag (all a handler may safely do), which this task watches.
-  private static func shutDownOnInterrupt(_ station: StationOf<JobQueue>) async {
+  /// On SIGINT (Ctrl-C) or SIGTERM, stops the work instead of ending the process, so that the
+  /// summary is printed either way: the signal handler only sets a flag (all a handler may safely
+  /// do), which this task watches. With a journal (`resumable`) the jobs not ended are left to the
+  /// next run; without one they are cancelled.
+  private static func shutDownOnInterrupt(_ station: StationOf<JobQueue>, resumable: Bool) async {
     while !Task.isCancelled {
       if stopSignal.load(ordering: .relaxed) != 0 {
-        station.pour(.shutdown)
+        station.pour(resumable ? .interrupt : .shutdown)
         return
       }
       try? await Task.sleep(for: .milliseconds(50))
@@ -197,10 +210,12 @@ struct Options: Equatable {
       --rate N          most jobs started per second (default: no limit)
       --attempts N      attempts per job, the first included (default 3)
       --journal DIR     records the queue in DIR, and resumes the jobs not ended from it: run
-                        again with the same flags after a crash (jobs run at least once)
+                        again with the same flags after a crash, Ctrl-C or SIGTERM (jobs run
+                        at least once)
     Progress goes to standard error: a bar on a terminal, a line a second otherwise.
     Exit status: 0 when every job succeeded, 1 when any failed, 130 after Ctrl-C
-    (143 after SIGTERM, with the same summary), 2 for bad flags.
+    (143 after SIGTERM, with the same summary), 2 for bad flags. Ctrl-C or SIGTERM
+    cancels the jobs not ended, or, with --journal, leaves them to the next run.
     """
 
   static func parse(_ arguments: some Sequence<String>) -> Result<Options, OptionError> {

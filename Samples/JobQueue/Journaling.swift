@@ -28,6 +28,7 @@ enum Journaling {
     case .cancel(let job): "cancel \(job)"
     case .retryDue(let job): "retry \(job)"
     case .shutdown: "shutdown"
+    case .interrupt: "interrupt"
     case .resume: "resume"
     case .rate(.start): "rate start"
     case .rate(.refill): "rate refill"
@@ -53,6 +54,7 @@ enum Journaling {
     case ("cancel", 2): return .cancel(try number(1))
     case ("retry", 2): return .retryDue(try number(1))
     case ("shutdown", 1): return .shutdown
+    case ("interrupt", 1): return .interrupt
     case ("resume", 1): return .resume
     case ("rate", 2) where fields[1] == "start": return .rate(.start)
     case ("rate", 2) where fields[1] == "refill": return .rate(.refill)
@@ -78,7 +80,7 @@ enum Journaling {
     let metrics = state.metrics
     var lines = [
       "metrics \(metrics.submitted) \(metrics.done) \(metrics.failed) \(metrics.cancelled) \(metrics.retried)",
-      "queue \(state.waiting) \(state.isShuttingDown ? 1 : 0) \(state.rate.tokens)",
+      "queue \(state.waiting) \(state.isShuttingDown ? 1 : 0) \(state.rate.tokens) \(state.isInterrupted ? 1 : 0)",
     ]
     for worker in state.workers {
       lines.append("worker \(worker.id) \(worker.job.map(String.init) ?? "-") \(worker.attempt)")
@@ -114,6 +116,8 @@ enum Journaling {
         state.waiting = try number(1)
         state.isShuttingDown = try number(2) == 1
         state.rate.tokens = try number(3)
+        // A snapshot written before interruptions were kept has four fields.
+        state.isInterrupted = fields.count > 4 ? try number(4) == 1 : false
       case "worker":
         let id = try number(1)
         guard state.workers[id: id] != nil else {

@@ -47,11 +47,17 @@ enum Progress {
   /// The table printed at the end: its values right-aligned in one column as wide as the widest.
   /// The counts depend only on the seed; the times on the machine. Throughput counts the jobs that
   /// finished (done or failed), not those cancelled.
-  static func summary(_ metrics: Metrics, elapsed: Duration, attempts: Int) -> String {
+  ///
+  /// The throughput counts the jobs this run finished, not those a resumed journal had finished
+  /// before it (`finishedBefore`). An `interrupted` run with a journal says how many jobs it left
+  /// to the next.
+  static func summary(
+    _ metrics: Metrics, elapsed: Duration, attempts: Int, finishedBefore: Int = 0, interrupted: Bool = false
+  ) -> String {
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    let finished = metrics.done + metrics.failed
+    let finished = metrics.done + metrics.failed - finishedBefore
     let rate = seconds > 0 ? Int(Double(finished) / seconds) : 0
-    let rows: [(name: String, value: String, note: String)] = [
+    var rows: [(name: String, value: String, note: String)] = [
       ("submitted", "\(metrics.submitted)", ""),
       ("done", "\(metrics.done)", ""),
       ("failed", "\(metrics.failed)", "after \(attempts) attempts"),
@@ -61,6 +67,14 @@ enum Progress {
       ("p99 latency", milliseconds(metrics.latency(quantile: 0.99)), ""),
       ("elapsed", "\(round(seconds * 10) / 10) s", "\(rate) jobs/s finished"),
     ]
+    if interrupted {
+      rows.insert(
+        (
+          "interrupted", "\(metrics.submitted - metrics.ended)",
+          "not ended: the next run with --journal resumes them"
+        ),
+        at: 4)
+    }
     let width = rows.map(\.value.count).max().map { max($0, 10) } ?? 10
     return rows.map { row in
       "  " + row.name.padding(12) + row.value.leftPadding(width) + (row.note.isEmpty ? "" : "  " + row.note)

@@ -9,7 +9,8 @@ import Testing
 @Suite struct JobQueueJournalTests {
   @Test func everyActionSurvivesItsJournalLine() throws {
     let actions: [JobQueue.Action] = [
-      .submit(7), .cancel(7), .retryDue(7), .shutdown, .resume, .rate(.start), .rate(.refill), .rate(.stop),
+      .submit(7), .cancel(7), .retryDue(7), .shutdown, .interrupt, .resume, .rate(.start), .rate(.refill),
+      .rate(.stop),
       .workers(.element(id: 2, action: .start(7, attempt: 3))),
       .workers(.element(id: 2, action: .succeeded(7, attempt: 3))),
       .workers(.element(id: 2, action: .failed(7, attempt: 3, reason: "job 7 failed on attempt 3"))),
@@ -73,5 +74,39 @@ import Testing
     #expect(station.state.metrics.done == 4)
     #expect(station.state.waiting == 0)
     #expect(station.state.jobs.values.allSatisfy { $0.endings <= 1 })
+  }
+
+  /// Issue 50: Ctrl-C or SIGTERM on a run with a journal cancelled every job not ended (and every
+  /// job submitted after), so the next run resumed nothing. An interruption ends no job: the one
+  /// running, the one waiting for a retry and the ones queued or submitted meanwhile are all left
+  /// to the resume, which runs them as after a crash.
+  @Test func anInterruptionEndsNoJobAndTheResumeRunsThemAll() async {
+    let (station, clock) = makeQueue(workers: 1, failing: [[2, 1]], work: .seconds(1))
+    await station.pour(.submit(2))
+    await clock.advance(by: .seconds(1))  // job 2's first attempt fails: it waits to retry
+    await station.pour(.submit(1))
+    await station.pour(.submit(3))
+    await clock.advance(by: .milliseconds(50))  // job 1 runs, job 3 is queued
+    await station.skipReceivedActions(strict: false)
+    #expect(station.state.jobs[2]?.status == .waitingToRetry)
+    #expect(station.state.jobs[1]?.status == .running(worker: 0))
+    await station.pour(.interrupt)
+    await station.pour(.submit(4))
+    await clock.run()
+    await station.skipReceivedActions(strict: false)
+    #expect(station.state.metrics.ended == 0)
+    #expect(station.state.jobs.values.map(\.status).filter(\.hasEnded).isEmpty)
+    #expect(station.state.queue.elements.sorted() == [3, 4])
+    #expect(station.state.waiting == 1)
+
+    // The next run: the journal's state, resumed.
+    await station.pour(.resume)
+    await clock.run()
+    await station.skipReceivedActions(strict: false)
+    #expect(station.state.metrics.done == 4)
+    #expect(station.state.metrics.cancelled == 0)
+    #expect(station.state.jobs[1]?.attempts == 1)
+    #expect(station.state.jobs[2]?.attempts == 2)
+    await station.finish()
   }
 }
