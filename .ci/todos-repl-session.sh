@@ -78,7 +78,7 @@ ls "$work" | grep -q '\.tmp-' && { echo "FAILED: a temporary file was left behin
 
 # A search as the last piped command is not lost: the end of input waits for it; 'filter' alone
 # says which filter is on.
-printf '%s\n' 'add Apples' 'add Pears' 'filter' 'search pe' | "$binary" > "$work/output" 2> "$work/errors"
+printf '%s\n' 'add Apples' 'add Pears' 'filter' 'search pe' | "$binary" > "$work/output" 2> "$work/errors" || true
 cat > "$work/expected-output" <<EOF_OUTPUT
 1. [ ] Apples
 1 todo, 0 done
@@ -156,6 +156,27 @@ resumed the list in $work/journal: 5 actions
 2 todos, 1 done
 EOF_OUTPUT
 check "a journaled list after kill -9" "$work/expected-output" "$work/output"
+
+# Issue 50: on a full disk a journaled session said one error per action (663 lines for 400 adds)
+# and kept taking adds it could not record. It says it once, takes no more changes, and exits 1.
+# A file-size limit stands in for the full disk: writes past it fail as they do on a full one.
+seq 400 | sed 's/^/add item /' > "$work/adds"
+status=0
+( trap '' XFSZ; ulimit -f 16; "$binary" --journal "$work/full" < "$work/adds" > /dev/null 2> "$work/errors" ) || status=$?
+[ "$status" -eq 1 ] || { echo "FAILED: a session on a full disk exited with $status, not 1" >&2; exit 1; }
+[ "$(wc -l < "$work/errors")" -eq 1 ] && grep -q 'the journal cannot record, so the session stops taking changes$' "$work/errors" \
+  || { echo "FAILED: a full disk was not said once:" >&2; head -5 "$work/errors" >&2; exit 1; }
+
+# Issue 50: the default file (~/.todos.json) a session saved is loaded by the next one, and a piped
+# session that ends with changes no save kept says so and exits 1.
+status=0
+printf '%s\n' 'add Milk' | HOME="$work" "$binary" > /dev/null 2> "$work/errors" || status=$?
+[ "$status" -eq 1 ] && grep -q "^error: the input ended with changes that were not saved" "$work/errors" \
+  || { echo "FAILED: a script that ended with unsaved changes exited $status and said nothing" >&2; exit 1; }
+printf '%s\n' 'add Milk' 'save' | HOME="$work" "$binary" > /dev/null
+printf '%s\n' 'add Eggs' 'save' | HOME="$work" "$binary" > "$work/output"
+grep -q "^saved 2 todos to $work/.todos.json$" "$work/output" \
+  || { echo "FAILED: the default file was not loaded by the next session:" >&2; cat "$work/output" >&2; exit 1; }
 
 status=0
 "$binary" --nope < /dev/null > /dev/null 2> "$work/errors" || status=$?

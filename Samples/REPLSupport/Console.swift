@@ -122,6 +122,15 @@ public final class Console: Sendable {
     }
   }
 
+  /// Writes a line to standard error that is not a failure (a note of the runtime's): it leaves
+  /// ``exitStatus`` as it is.
+  public func note(_ text: String) {
+    prompting.withLock { prompting in
+      prompting.isAtPrompt = false
+      writeError(text + "\n")
+    }
+  }
+
   /// Writes a line to standard error: something failed, and ``exitStatus`` says so.
   public func error(_ text: String) {
     errorCount.withLock { $0 += 1 }

@@ -7,9 +7,17 @@ struct Session {
   let console: Console
   /// Where `save` and `load` go without a path, or why there is no such place.
   let defaultPath: Result<String, PersistenceError>
-  /// Whether to load `defaultPath` before the first command (`--file PATH`); a missing file is
-  /// an empty list, said so.
-  var loadsAtStart = false
+  /// Whether to load `defaultPath` before the first command: `--file PATH` always (a missing file
+  /// is an empty list, said so), the default file (`~/.todos.json`) when it exists.
+  var loadsAtStart = LoadAtStart.no
+
+  enum LoadAtStart {
+    case no
+    /// `--file PATH`: a missing file is an empty list, said so.
+    case always
+    /// The default file, when there is one: the list the last session saved there.
+    case ifPresent
+  }
   /// The folder of a durable journal that keeps the list (`--journal DIR`), or `nil` for a list
   /// kept by `save` (see ``Journaling``).
   var journal: String?
@@ -48,12 +56,18 @@ struct Session {
     // with what it last wrote, not with the state before the reduction: a shared value (the
     // filter) reads the same, as it is now, in both.
     let lastShown = Mutex(Rendering.Shown(initialState, colors: colors))
-    let printer = DripperObserver<Todos.State, Todos.Action>(didReduce: { transition in
-      let update = lastShown.withLock { Rendering.update(&$0, to: transition.new, colors: colors) }
-      if let update { console.stateLine(update) }
-    })
-    let station: StationOf<Todos>
     let durable = journal.map { Journaling.durable(at: $0, filter: settings) }
+    let printer = DripperObserver<Todos.State, Todos.Action>(
+      didReduce: { transition in
+        let update = lastShown.withLock { Rendering.update(&$0, to: transition.new, colors: colors) }
+        if let update { console.stateLine(update) }
+      },
+      diagnostic: { diagnostic in
+        // A journal that cannot record is said once, by the session, which then stops.
+        if let failure = durable?.writeFailure, diagnostic.message.hasSuffix(failure.message) { return }
+        console.note(diagnostic.description)
+      })
+    let station: StationOf<Todos>
     if let durable {
       do {
         station = try Station.recovering(from: durable, initialState: initialState, observers: [printer]) {
@@ -90,6 +104,7 @@ struct Session {
     // `quit` drops what is pending; the end of the input lets it finish (a piped `search` as the
     // last command still shows its result).
     var quitting = false
+    var journalFailed = false
     // Leaving a typed session with unsaved changes is asked once (see ``LeaveGuard``).
     // A journaled list has nothing unsaved.
     let leaving = LeaveGuard(isInteractive: console.isInteractive && journal == nil)
@@ -121,7 +136,9 @@ struct Session {
     defer { interruptHandler?.cancel() }
     // A journal that holds a list keeps it: `--file` then names where `save` goes.
     let journalIsNew = (durable?.recovery?.lastSequence ?? 0) == 0
-    if loadsAtStart, journalIsNew, case .success(let path) = defaultPath {
+    if loadsAtStart != .no, journalIsNew, case .success(let path) = defaultPath,
+      loadsAtStart == .always || Persistence.exists(path)
+    {
       switch await outcome(of: .openCommand(path: path), on: station) {
       case .failure(let error): console.error("error: \(error)")
       case .success(let message?): console.line(message)
@@ -167,6 +184,12 @@ struct Session {
       }
       // The reduction, and the list it writes, happen before the next command is read.
       await station.reducePending()
+      // A journal that cannot record (a full disk): said once, and no more changes are taken.
+      if let failure = durable?.writeFailure {
+        console.error("error: \(failure): the journal cannot record, so the session stops taking changes")
+        journalFailed = true
+        break
+      }
       console.showPrompt()
     }
     if console.isInteractive { console.line("") }
@@ -176,7 +199,13 @@ struct Session {
     do throws(JournalError) {
       try durable?.close()
     } catch {
-      console.error("error: the journal was not closed: \(error)")
+      if !journalFailed { console.error("error: the journal was not closed: \(error)") }
+    }
+    // A script's changes that no `save` kept are lost: said, and the exit status is 1 (a person
+    // at a terminal is asked before leaving instead).
+    if journal == nil, !console.isInteractive, !journalFailed, await station.state.hasUnsavedChanges {
+      console.error(
+        "error: the input ended with changes that were not saved: end it with 'save' to keep them")
     }
   }
 

@@ -28,7 +28,9 @@ import REPLSupport
         var session = Session(
           console: console, defaultPath: options.file.map { .success($0) } ?? Persistence.defaultPath()
         ) { _ in }
-        session.loadsAtStart = options.file != nil
+        // `--file PATH` is loaded, or said to be new; the default file is loaded if a session
+        // saved it (a journal holds its own list).
+        session.loadsAtStart = options.file != nil ? .always : options.journal == nil ? .ifPresent : .no
         session.journal = options.journal
         // Ctrl-C cancels a search that waits, or clears the line; twice in a row at an idle prompt
         // leaves with 130 (once any unsaved changes were warned of), as CounterREPL does.

@@ -10,7 +10,8 @@ import Testing
 /// Runs a piped session of `lines`, returning what it wrote to standard output and to standard
 /// error: with `defaultPath` as its list's file, or its list in the journal in `journal`.
 func runPipedSession(
-  _ lines: [String], defaultPath: String = "/nonexistent/todos.json", journal: String? = nil
+  _ lines: [String], defaultPath: String = "/nonexistent/todos.json", journal: String? = nil,
+  loadsAtStart: Session.LoadAtStart = .no
 ) async -> (output: String, errors: String) {
   let output = Lock("")
   let errors = Lock("")
@@ -24,6 +25,7 @@ func runPipedSession(
     $0.clock = ImmediateClock()
   }
   session.journal = journal
+  session.loadsAtStart = loadsAtStart
   await session.run(stream)
   return (output.withLock { $0 }, errors.withLock { $0 })
 }
@@ -50,7 +52,7 @@ func runPipedSession(
     // Issue 42: a script of n adds printed n²/2 lines (every row after every add).
     for count in [200, 400] {
       let (output, errors) = await run((1...count).map { "add t\($0)" } + ["toggle 30", "remove 2"])
-      #expect(errors == "")
+      #expect(errors == unsavedAtTheEnd)
       let lines = output.split(separator: "\n")
       // The whole list while it is short (2 + 3 + … + 21 lines), then two lines an add.
       #expect(lines.count == (2...21).reduce(0, +) + 2 * (count - 20) + 2 + 2)
@@ -88,7 +90,7 @@ func runPipedSession(
         error: \(corrupt) is not a todo list: the file is not valid JSON
         error: no todo number 5: the list shows 1 to 1
 
-        """)
+        """ + unsavedAtTheEnd)
   }
 
   /// Runs a typed session: `steps` are lines, or `nil` for a Ctrl-C; returns what it printed and
@@ -147,10 +149,41 @@ func runPipedSession(
     #expect(!clean.output.contains(warning))
   }
 
-  /// A script (piped input) is not asked: it leaves at `quit` or the end of its input.
-  @Test func aScriptLeavesWithoutBeingAsked() async {
+  /// A script (piped input) is not asked: it leaves at `quit` or the end of its input, and says on
+  /// standard error that its changes were not saved (issue 50: it said nothing, and exited 0).
+  @Test func aScriptLeavesWithoutBeingAskedAndSaysWhatItLoses() async {
     let (output, errors) = await run(["add Milk", "quit", "add Eggs"])
-    #expect(!output.contains(warning) && errors.isEmpty)
+    #expect(!output.contains(warning))
+    #expect(errors == unsavedAtTheEnd)
     #expect(!output.contains("Eggs"))
   }
+
+  /// A script that saves, or changes nothing, ends quietly.
+  @Test func aScriptThatSavesEndsQuietly() async throws {
+    let path = NSTemporaryDirectory() + "dripper-todos-\(UUID().uuidString).json"
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    #expect(await runPipedSession(["add Milk", "save"], defaultPath: path).errors == "")
+    #expect(await runPipedSession(["list"], defaultPath: path).errors == "")
+  }
+
+  /// Issue 50: `save` with no `--file` wrote the default file, and the next session started the
+  /// same way did not load it ("(no todos)"), then refused to save over it. The default file is
+  /// loaded at start when it exists; a missing one starts an empty list without a word.
+  @Test func theDefaultFileIsLoadedAtStartWhenASessionSavedIt() async throws {
+    let path = NSTemporaryDirectory() + "dripper-todos-\(UUID().uuidString).json"
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let first = await runPipedSession(["add Milk", "save"], defaultPath: path, loadsAtStart: .ifPresent)
+    #expect(first.output.hasPrefix("1. [ ] Milk\n"))
+    #expect(first.errors == "")
+    let second = await runPipedSession(
+      ["list", "add Eggs", "save"], defaultPath: path, loadsAtStart: .ifPresent)
+    #expect(second.errors == "")
+    #expect(second.output.hasPrefix("1. [ ] Milk\n1 todo, 0 done\nloaded 1 todo from \(path)\n"))
+    #expect(second.output.contains("saved 2 todos to \(path)"))
+  }
 }
+
+/// What a piped session that ends with changes no `save` kept says on standard error.
+let unsavedAtTheEnd = "\(unsavedMessage)\n"
+private let unsavedMessage =
+  "error: the input ended with changes that were not saved: end it with 'save' to keep them"

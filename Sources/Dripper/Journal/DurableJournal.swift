@@ -102,6 +102,12 @@ public final class DurableJournal<State: Sendable, Action: Sendable>: Sendable {
   /// What the last recovery found; `nil` before one.
   public var recovery: JournalRecovery? { opened.withLock { $0.recovery } }
 
+  /// The error of the last write to the journal or a snapshot, until a later write succeeds (see
+  /// ``Journal/writeFailure``).
+  public var writeFailure: JournalError? {
+    opened.withLock { $0.journal }?.writeFailure
+  }
+
   /// Writes and syncs the entries still waiting.
   public func flush() throws(JournalError) {
     try opened.withLock { $0.journal }?.flush()

@@ -122,6 +122,20 @@ public final class Journal: Sendable {
     file?.tornTail
   }
 
+  /// The error of the last write to the file, until a later write succeeds: the disk is full, or
+  /// the file cannot be written. The entries that were not written wait for the next flush. `nil`
+  /// for a journal in memory.
+  ///
+  /// A program that must not go on with changes it cannot keep checks it after each action:
+  ///
+  /// ```swift
+  /// await station.pour(.add(title)).finish()
+  /// if let failure = journal.writeFailure { print("error: \(failure)"); return }
+  /// ```
+  public var writeFailure: JournalError? {
+    file?.writeFailure
+  }
+
   /// Writes and syncs the entries still waiting: when it returns without throwing, every entry
   /// recorded before the call is on disk. Does nothing for a journal in memory.
   public func flush() throws(JournalError) {

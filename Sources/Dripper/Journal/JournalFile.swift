@@ -153,6 +153,9 @@ final class JournalFile: Sendable {
 
   var lastSequence: UInt64 { pending.withLock { $0.lastSequence } }
 
+  /// The error of the last flush, until one succeeds.
+  var writeFailure: JournalError? { writing.withLock { $0.error } }
+
   /// Adds an entry's line; writes it at once, or wakes the writer, as the durability says.
   /// Returns its sequence number, a write error and refused snapshots not reported yet.
   func append(action: String, stateHash: UInt64?) -> (sequence: UInt64, error: JournalError?, notes: [String])
