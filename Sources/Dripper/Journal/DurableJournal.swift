@@ -36,10 +36,8 @@ public final class DurableJournal<State: Sendable, Action: Sendable>: Sendable {
   public let directory: String
   let durability: JournalDurability
   let snapshotEvery: UInt64
-  let encodeAction: @Sendable (Action) -> String
-  let decodeAction: @Sendable (String) throws -> Action
-  let encodeState: @Sendable (State) throws -> String
-  let decodeState: @Sendable (String) throws -> State
+  let codec: JournalCodec<State, Action>
+  let schema: JournalSchema<State, Action>
   let stateHash: StateHash<State>?
   /// What recovery reads, and so what is written.
   let limits: JournalLimits
@@ -56,7 +54,7 @@ public final class DurableJournal<State: Sendable, Action: Sendable>: Sendable {
   ///   - decodeAction: An action from its text.
   ///   - encodeState: The state as a snapshot's text.
   ///   - decodeState: The state from a snapshot's text.
-  public init(
+  public convenience init(
     directory: String, durability: JournalDurability = .everyAction, snapshotEvery: Int = 10_000,
     hashing stateHash: StateHash<State>? = nil,
     encodeAction: @escaping @Sendable (Action) -> String,
@@ -64,36 +62,43 @@ public final class DurableJournal<State: Sendable, Action: Sendable>: Sendable {
     encodeState: @escaping @Sendable (State) throws -> String,
     decodeState: @escaping @Sendable (String) throws -> State
   ) {
-    self.limits = .standard
-    self.directory = directory
-    self.durability = durability
-    self.snapshotEvery = UInt64(max(1, snapshotEvery))
-    self.stateHash = stateHash
-    self.encodeAction = encodeAction
-    self.decodeAction = decodeAction
-    self.encodeState = encodeState
-    self.decodeState = decodeState
+    self.init(
+      directory: directory, durability: durability, snapshotEvery: snapshotEvery, hashing: stateHash,
+      codec: JournalCodec(
+        encodeAction: encodeAction, decodeAction: decodeAction, encodeState: encodeState,
+        decodeState: decodeState),
+      schema: .initial)
+  }
+
+  /// A durable journal in `directory` that writes actions and states with `codec`, under `schema`'s
+  /// version, migrating what older versions wrote (see ``JournalSchema``).
+  ///
+  /// ```swift
+  /// let durable = DurableJournal<Cart.State, Cart.Action>(directory: "state/cart", codec: .json)
+  /// ```
+  public convenience init(
+    directory: String, durability: JournalDurability = .everyAction, snapshotEvery: Int = 10_000,
+    hashing stateHash: StateHash<State>? = nil, codec: JournalCodec<State, Action>,
+    schema: JournalSchema<State, Action> = .initial
+  ) {
+    self.init(
+      directory: directory, durability: durability, snapshotEvery: snapshotEvery, hashing: stateHash,
+      codec: codec, schema: schema, limits: .standard)
   }
 
   /// A durable journal whose reader reads at most `limits`: small ones, for tests.
   init(
     directory: String, durability: JournalDurability, snapshotEvery: Int,
     hashing stateHash: StateHash<State>?,
-    limits: JournalLimits,
-    encodeAction: @escaping @Sendable (Action) -> String,
-    decodeAction: @escaping @Sendable (String) throws -> Action,
-    encodeState: @escaping @Sendable (State) throws -> String,
-    decodeState: @escaping @Sendable (String) throws -> State
+    codec: JournalCodec<State, Action>, schema: JournalSchema<State, Action>, limits: JournalLimits
   ) {
-    self.limits = limits
     self.directory = directory
     self.durability = durability
     self.snapshotEvery = UInt64(max(1, snapshotEvery))
     self.stateHash = stateHash
-    self.encodeAction = encodeAction
-    self.decodeAction = decodeAction
-    self.encodeState = encodeState
-    self.decodeState = decodeState
+    self.codec = codec
+    self.schema = schema
+    self.limits = limits
   }
 
   var journalPath: String { directory + "/journal" }
@@ -122,6 +127,10 @@ public final class DurableJournal<State: Sendable, Action: Sendable>: Sendable {
 
   /// Reads the snapshot and the journal, folding its entries through `dripper`; returns the state
   /// and the journal, open for the Station to record to.
+  ///
+  /// What an older schema wrote is migrated, then written again as a snapshot of the current one,
+  /// and the journal starts again under it. Nothing is written before everything has been read:
+  /// an error leaves the files as they were.
   func recover(
     initialState: () -> State, dripper: some Dripper<State, Action>,
     prepare: (inout DependencyValues) -> Void
@@ -130,10 +139,15 @@ public final class DurableJournal<State: Sendable, Action: Sendable>: Sendable {
     let snapshot = try readSnapshot()
     let start: State
     if let snapshot {
+      if let refusal = schema.refusal(of: snapshotPath, found: snapshot.schema) { throw refusal }
       do {
-        start = try decodeState(snapshot.text)
+        start =
+          snapshot.schema == schema.version
+          ? try codec.decodeState(snapshot.text) : try schema.migrateState(snapshot.text, snapshot.schema)
       } catch {
-        throw JournalError("\(snapshotPath): the snapshot could not be decoded: \(error)")
+        let verb =
+          snapshot.schema == schema.version ? "decoded" : "migrated from schema version \(snapshot.schema)"
+        throw JournalError("\(snapshotPath): the snapshot could not be \(verb): \(error)")
       }
     } else {
       start = initialState()
@@ -141,22 +155,34 @@ public final class DurableJournal<State: Sendable, Action: Sendable>: Sendable {
     var folder = ReplayFolder(dripper: dripper, state: start, stateHash: stateHash, prepare: prepare)
     let after = snapshot?.sequence ?? 0
     let path = journalPath
+    let (schema, codec) = (self.schema, self.codec)
+    var journalSchema = schema.version
+    let decodeOld: (String) throws -> Action = { text in try schema.migrateAction(text, journalSchema) }
     let file = try JournalFile(
-      path: path, durability: durability, afterSequence: after, lineLimit: limits.line
-    ) {
-      entry throws(JournalError) in
-      let expected = (folder.report.lastSequence ?? after) + 1
-      guard entry.sequence == expected else {
-        throw JournalError(
-          "\(path): entry \(entry.sequence) follows \(expected - 1): entries \(expected)…\(entry.sequence - 1) are missing"
-        )
-      }
-      try folder.fold(entry, decode: decodeAction)
+      path: path, durability: durability, afterSequence: after, lineLimit: limits.line,
+      schema: schema.version,
+      header: { found throws(JournalError) in
+        if let refusal = schema.refusal(of: path, found: found) { throw refusal }
+        journalSchema = found
+      },
+      each: { entry throws(JournalError) in
+        let expected = (folder.report.lastSequence ?? after) + 1
+        guard entry.sequence == expected else {
+          throw JournalError(
+            "\(path): entry \(entry.sequence) follows \(expected - 1): entries \(expected)…\(entry.sequence - 1) are missing"
+          )
+        }
+        try folder.fold(entry, decode: journalSchema == schema.version ? codec.decodeAction : decodeOld)
+      })
+    let migratedFrom = min(snapshot?.schema ?? schema.version, journalSchema)
+    if migratedFrom < schema.version, folder.report.replayed > 0 || snapshot != nil {
+      try rewrite(folder.state, at: file.lastSequence, in: file)
     }
     let journal = Journal(file: file, limits: limits)
-    let recovery = JournalRecovery(
+    var recovery = JournalRecovery(
       snapshotSequence: snapshot?.sequence, replayed: folder.report.replayed,
       lastSequence: file.lastSequence, tornTail: file.tornTail, divergence: folder.report.divergence)
+    if migratedFrom < schema.version { recovery.migratedFrom = migratedFrom }
     let previous = opened.withLock { opened in
       defer { opened = (journal, recovery) }
       return opened.journal
@@ -165,100 +191,29 @@ public final class DurableJournal<State: Sendable, Action: Sendable>: Sendable {
     return (folder.state, journal)
   }
 
-  /// The recording a recovered Station runs: each entry, and a snapshot every `snapshotEvery`.
-  func recording<D: Dripper<State, Action>>(_ dripper: D, to journal: Journal) -> some Dripper<State, Action>
-  {
-    guard let file = journal.file else { preconditionFailure("a durable journal is a file") }
-    let every = snapshotEvery
-    let (encodeState, decodeState) = (encodeState, decodeState)
-    let path = snapshotPath
-    let limit = limits.snapshot
-    return _RecordingModifier(
-      base: dripper, journal: journal, stateHash: stateHash, encode: encodeAction,
-      recorded: { sequence, state in
-        guard sequence % every == 0 else { return [] }
-        file.snapshot {
-          let text: String
-          do {
-            text = try encodeState(state)
-          } catch {
-            return .failed(JournalError("\(path): the state could not be encoded for a snapshot: \(error)"))
-          }
-          let refused = "\(path): the snapshot of entry \(sequence) was not written"
-          let bytes = Self.snapshotBytes(text, sequence: sequence)
-          guard bytes.count <= limit else {
-            return .refused(
-              "\(refused): it would be \(bytes.count) bytes, more than the \(JournalLimits.describe(limit)) "
-                + "recovery reads; the journal keeps every entry since the last snapshot")
-          }
-          do {
-            _ = try decodeState(text)
-          } catch {
-            return .refused(
-              "\(refused): its text does not decode (\(error)); the journal keeps every entry since the "
-                + "last snapshot")
-          }
-          if let error = AtomicFile.replace(at: path, with: bytes).map({ JournalError(path, $0) }) {
-            return .failed(error)
-          }
-          return .written
-        }
-        // Written by now if each action is synced; else the next append reports a refusal.
-        return file.takeNotes().map { Diagnostic(.other, $0) }
-      })
+  /// After a migration: the state as a snapshot of the current schema, then the journal emptied
+  /// under it. A crash between the two leaves entries the snapshot holds, which the next recovery
+  /// skips by their numbers.
+  private func rewrite(_ state: State, at sequence: UInt64, in file: JournalFile) throws(JournalError) {
+    let text: String
+    do {
+      text = try codec.encodeState(state)
+    } catch {
+      file.shutDown(waiting: true)
+      throw JournalError("\(snapshotPath): the migrated state could not be encoded: \(error)")
+    }
+    if let error = Self.writeSnapshot(text, sequence: sequence, schema: schema.version, to: snapshotPath) {
+      file.shutDown(waiting: true)
+      throw error
+    }
+    if let error = file.restart(schema: schema.version) {
+      file.shutDown(waiting: true)
+      throw error
+    }
   }
 
   private func makeDirectory() throws(JournalError) {
     if let failure = AtomicFile.makeDirectory(directory) { throw JournalError(directory, failure) }
-  }
-
-  // MARK: - Snapshots
-
-  /// The first line of a snapshot file; the sequence number and the checksum of the text follow.
-  static var snapshotHeader: String { "dripper-snapshot 1" }
-
-  private func readSnapshot() throws(JournalError) -> (sequence: UInt64, text: String)? {
-    let bytes: [UInt8]
-    switch AtomicFile.contents(at: snapshotPath, limit: limits.snapshot) {
-    case .success(nil): return nil
-    case .success(let contents?): bytes = contents
-    case .failure(let failure): throw JournalError(snapshotPath, failure)
-    }
-    let corrupt = JournalError("\(snapshotPath) is not a Dripper snapshot, or is corrupt")
-    guard let newline = bytes.firstIndex(of: JournalLine.newline) else { throw corrupt }
-    let fields = bytes[..<newline].split(separator: JournalLine.space)
-    guard fields.count == 4,
-      String(decoding: fields[0] + [JournalLine.space] + fields[1], as: UTF8.self)
-        == Self.snapshotHeader,
-      let sequence = JournalLine.decimal(fields[2]), let checksum = JournalLine.hex(fields[3])
-    else { throw corrupt }
-    let text = bytes[(newline + 1)...]
-    var actual = FNV1a()
-    actual.add(text)
-    guard actual.value == checksum, let string = String(validating: text, as: UTF8.self) else {
-      throw corrupt
-    }
-    return (sequence, string)
-  }
-
-  static func writeSnapshot(_ text: String, sequence: UInt64, to path: String, in directory: String)
-    -> JournalError?
-  {
-    AtomicFile.replace(at: path, with: snapshotBytes(text, sequence: sequence)).map { JournalError(path, $0) }
-  }
-
-  /// A snapshot file's bytes: its header line, with the sequence number and the text's checksum,
-  /// then the text.
-  static func snapshotBytes(_ text: String, sequence: UInt64) -> [UInt8] {
-    var bytes = Array((snapshotHeader + " ").utf8)
-    JournalLine.appendDecimal(sequence, to: &bytes)
-    bytes.append(JournalLine.space)
-    var checksum = FNV1a()
-    checksum.add(text.utf8)
-    JournalLine.appendHex(checksum.value, to: &bytes)
-    bytes.append(JournalLine.newline)
-    bytes += text.utf8
-    return bytes
   }
 }
 
@@ -275,46 +230,7 @@ public struct JournalRecovery: Sendable, Equatable {
   public var tornTail: String?
   /// The first entry whose state did not hash as recorded, when the journal hashes states.
   public var divergence: ReplayDivergence?
-}
-
-extension Station {
-  /// A Station whose state survives restarts and crashes: recovered from `durable`'s snapshot and
-  /// journal, then recording every action it reduces to it. See ``DurableJournal``.
-  ///
-  /// A torn last line the recovery ignored, and a state that does not hash as recorded, are
-  /// reported as ``Diagnostic``s of the new Station (on standard error, unless a reporter takes
-  /// them), and are in ``DurableJournal/recovery``.
-  ///
-  /// ```swift
-  /// let station = try Station.recovering(from: durable, initialState: Todos.State()) { Todos() }
-  /// if let torn = durable.recovery?.tornTail { print("note:", torn) }
-  /// ```
-  ///
-  /// - Throws: ``JournalError`` when the folder, the snapshot or the journal cannot be read, is
-  ///   corrupt, or an entry does not decode; nothing on disk has changed then.
-  public static func recovering<D: Dripper<State, Action>>(
-    from durable: DurableJournal<State, Action>,
-    initialState: @autoclosure () -> State,
-    observers: [DripperObserver<State, Action>] = [],
-    @DripperBuilder<State, Action> dripper: () -> D,
-    withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in }
-  ) throws(JournalError) -> Station<State, Action> {
-    let feature = dripper()
-    let (state, journal) = try durable.recover(
-      initialState: initialState, dripper: feature, prepare: prepareDependencies)
-    let station = Station(
-      initialState: state, observers: observers, dripper: { durable.recording(feature, to: journal) },
-      withDependencies: prepareDependencies)
-    if let recovery = durable.recovery, let handler = station.rootHandler {
-      if let torn = recovery.tornTail { handler.report(Diagnostic(.other, torn)) }
-      if let divergence = recovery.divergence {
-        handler.report(
-          Diagnostic(
-            .other,
-            "the state recovered from \(durable.directory) differs from the one its journal recorded at entry "
-              + "\(divergence.sequence) (\(divergence.action)); the diff is in the recovery's divergence"))
-      }
-    }
-    return station
-  }
+  /// The schema version the oldest of the snapshot and the journal was written under, when it was
+  /// older than the program's and was migrated (see ``JournalSchema``); `nil` otherwise.
+  public var migratedFrom: Int?
 }

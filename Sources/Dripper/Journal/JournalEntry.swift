@@ -40,8 +40,27 @@ public struct JournalEntry: Sendable, Equatable, CustomStringConvertible {
 /// (see ``checksum(_:)``). The checksum tells a whole line from a torn one: a line a crash cut short, or
 /// the garbage a crash may leave in a file's last block.
 enum JournalLine {
-  /// The first line of every journal file.
+  /// The first line of every journal file whose entries are of schema version 1 (every journal
+  /// but a ``DurableJournal``'s with a ``JournalSchema`` of a later version).
   static let header: [UInt8] = Array("dripper-journal 1\n".utf8)
+
+  /// The first line of a journal whose entries are of schema version `schema`: the plain header
+  /// for version 1, which every version of Dripper reads; `dripper-journal 1 schema N` after it,
+  /// which a Dripper older than schemas refuses as not a journal (changing nothing).
+  static func header(schema: Int) -> [UInt8] {
+    schema <= 1 ? header : Array("dripper-journal 1 schema \(schema)\n".utf8)
+  }
+
+  /// The schema version a journal's first line (without its newline) names; `nil` if it is not a
+  /// journal's first line.
+  static func schema(ofHeader line: ArraySlice<UInt8>) -> Int? {
+    if line.elementsEqual(header.dropLast()) { return 1 }
+    let prefix = Array("dripper-journal 1 schema ".utf8)
+    guard line.starts(with: prefix), let version = decimal(line.dropFirst(prefix.count)), version >= 2,
+      version <= UInt64(Int32.max)
+    else { return nil }
+    return Int(version)
+  }
 
   /// The most a line's fields other than the action take: a sequence number of 20 digits, a
   /// hash, a checksum and three spaces.

@@ -34,6 +34,8 @@ final class JournalFile: Sendable {
     var descriptor: Int32
     /// The file's length: where the next batch goes, and what a failed batch is cut back to.
     var length: Int
+    /// The first line's: what compacting cuts the file back to.
+    var headerLength: Int
     var error: JournalError?
   }
 
@@ -44,6 +46,8 @@ final class JournalFile: Sendable {
   /// How many entries wake the writer: ``JournalDurability/everyActions(_:)``'s count, or never.
   let batchSize: Int
   let tornTail: String?
+  /// The schema version of the entries the file held when it was opened (1 for a new file).
+  let openedSchema: Int
   let pending: Lock<Pending>
   let writing: Lock<Writing>
   /// Wakes the writing thread; `nil` when each action writes itself.
@@ -75,7 +79,8 @@ final class JournalFile: Sendable {
   /// `afterSequence`, in order.
   init(
     path: String, durability: JournalDurability, afterSequence: UInt64,
-    lineLimit: Int = JournalLimits.standard.line,
+    lineLimit: Int = JournalLimits.standard.line, schema: Int? = nil,
+    header: (_ schema: Int) throws(JournalError) -> Void = { _ in },
     each: (JournalEntry) throws(JournalError) -> Void = { _ in }
   ) throws(JournalError) {
     if case .everyActions(let count) = durability, count < 1 {
@@ -103,15 +108,21 @@ final class JournalFile: Sendable {
       if failure == EWOULDBLOCK { throw JournalError("\(path) is in use by another process") }
       throw JournalError(path, .init(code: failure))
     }
-    let scan = try JournalReader.scan(descriptor, path: path, lineLimit: lineLimit) {
+    let scan = try JournalReader.scan(descriptor, path: path, lineLimit: lineLimit, header: header) {
       entry throws(JournalError) in
       if entry.sequence > afterSequence { try each(entry) }
     }
     var length = scan.validLength
-    if afterSequence > 0, (scan.lastSequence ?? 0) <= afterSequence, length > JournalLine.header.count {
+    let hasEntriesAfter = (scan.lastSequence ?? 0) > afterSequence
+    if afterSequence > 0, !hasEntriesAfter, length > scan.headerLength {
       // Every entry is in the snapshot: a crash came between writing it and compacting.
       length = 0
     }
+    if let schema, schema != scan.schema, !hasEntriesAfter {
+      // No entry of the old schema is left to read: the journal starts again under the new one.
+      length = 0
+    }
+    let header = JournalLine.header(schema: length == 0 ? schema ?? 1 : scan.schema)
     if length == 0 {
       // A new journal, or one whose header a crash tore: it starts again with its header.
       // At the start: the read left the file's offset at its end, and a write there would leave
@@ -119,10 +130,10 @@ final class JournalFile: Sendable {
       guard ftruncate(descriptor, 0) == 0, lseek(descriptor, 0, SEEK_SET) == 0 else {
         throw JournalError(path, .init(code: errno))
       }
-      if let failure = AtomicFile.writeAll(JournalLine.header, to: descriptor) {
+      if let failure = AtomicFile.writeAll(header, to: descriptor) {
         throw JournalError(path, failure)
       }
-      length = JournalLine.header.count
+      length = header.count
     } else if scan.tornTail != nil {
       if ftruncate(descriptor, off_t(length)) != 0 { throw JournalError(path, .init(code: errno)) }
     }
@@ -136,8 +147,9 @@ final class JournalFile: Sendable {
     self.writesEachAction = durability == .everyAction
     if case .everyActions(let count) = durability { batchSize = count } else { batchSize = .max }
     self.tornTail = scan.tornTail
+    self.openedSchema = scan.schema
     self.pending = Lock(Pending(lastSequence: max(scan.lastSequence ?? 0, afterSequence)))
-    self.writing = Lock(Writing(descriptor: descriptor, length: length))
+    self.writing = Lock(Writing(descriptor: descriptor, length: length, headerLength: header.count))
     switch durability {
     case .everyAction:
       wake = nil
@@ -291,7 +303,7 @@ final class JournalFile: Sendable {
 
   /// Cuts the journal back to its header: the entries before are in a snapshot.
   func compact(writing: inout Writing) -> JournalError? {
-    let length = JournalLine.header.count
+    let length = writing.headerLength
     guard ftruncate(writing.descriptor, off_t(length)) == 0, fsync(writing.descriptor) == 0,
       lseek(writing.descriptor, off_t(length), SEEK_SET) >= 0
     else { return JournalError(path, .init(code: errno)) }
@@ -299,69 +311,21 @@ final class JournalFile: Sendable {
     return nil
   }
 
-  /// Flushes and closes the file; stops the writer, and waits for it if `waiting`. The error of
-  /// the last flush.
-  @discardableResult
-  func shutDown(waiting: Bool) -> JournalError? {
-    let alreadyClosed = pending.withLock { pending in
-      defer { pending.closed = true }
-      return pending.closed
-    }
-    if alreadyClosed { return writing.withLock { $0.error } }
-    if let wake {
-      wake.signal()
-      if waiting {
-        ended.wait()
-        ended.signal()
-      }
-      return waiting ? writing.withLock { $0.error } : nil
-    }
-    let error = flush()
-    closeDescriptor()
-    return error
-  }
-
-  private func closeDescriptor() {
+  /// Empties the journal and starts it again under `schema`'s header, before anything is recorded:
+  /// after a recovery that migrated its entries into a snapshot of the new schema.
+  func restart(schema: Int) -> JournalError? {
     writing.withLock { writing in
-      if writing.descriptor >= 0 { close(writing.descriptor) }
-      writing.descriptor = -1
+      let header = JournalLine.header(schema: schema)
+      guard ftruncate(writing.descriptor, 0) == 0, lseek(writing.descriptor, 0, SEEK_SET) == 0 else {
+        return JournalError(path, .init(code: errno))
+      }
+      if let failure = AtomicFile.writeAll(header, to: writing.descriptor) {
+        return JournalError(path, failure)
+      }
+      guard fsync(writing.descriptor) == 0 else { return JournalError(path, .init(code: errno)) }
+      writing.length = header.count
+      writing.headerLength = header.count
+      return nil
     }
   }
-
-  /// Starts the thread that writes batches: when woken, and at each interval. It holds the file
-  /// until it ends, after the file is closed.
-  private func startWriter() -> Bool {
-    OSThread.start { [self] in runWriter() }
-  }
-
-  private func runWriter() {
-    defer { ended.signal() }
-    while true {
-      switch durability {
-      case .interval(let interval):
-        let (seconds, attoseconds) = interval.components
-        let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
-        _ = wake?.wait(timeout: .now() + .nanoseconds(max(1, nanoseconds)))
-      default:
-        wake?.wait()
-      }
-      let closed = pending.withLock { $0.closed }
-      flush()
-      if closed {
-        closeDescriptor()
-        return
-      }
-    }
-  }
-}
-
-/// What became of a snapshot a durable journal asked its file to write.
-enum SnapshotOutcome: Sendable {
-  /// Written and synced: the journal is cut back to its header.
-  case written
-  /// Writing it failed (a full disk): an error, as a failed write of entries is.
-  case failed(JournalError)
-  /// Not written, because recovery could not read it back (too large, or its text does not
-  /// decode): the journal keeps its entries, and the note is reported once.
-  case refused(String)
 }

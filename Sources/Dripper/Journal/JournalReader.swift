@@ -27,6 +27,9 @@ public struct JournalContents: Sendable, Equatable {
   /// What was ignored at the end of the file: a last line that a crash cut short or left
   /// garbled, as a one-line note; `nil` when the file ends with a whole line.
   public var tornTail: String?
+  /// The schema version of the entries, as the file's first line names it: 1 unless a
+  /// ``DurableJournal`` with a later ``JournalSchema`` wrote it.
+  public var schemaVersion = 1
 
   /// Contents.
   public init(entries: [JournalEntry], tornTail: String?) {
@@ -52,12 +55,18 @@ struct JournalReader {
     var validLength: Int = 0
     /// What was ignored at the end.
     var tornTail: String?
+    /// The schema version the header names (1 for the plain header), or 1 for a file too short
+    /// to have one.
+    var schema = 1
+    /// The header's length, with its newline.
+    var headerLength = 0
   }
 
   /// Reads the open file `descriptor` (named `path` in errors) from its start, calling `each` with
   /// every entry in order.
   static func scan(
     _ descriptor: Int32, path: String, lineLimit: Int = JournalLimits.standard.line,
+    header: (_ schema: Int) throws(JournalError) -> Void = { _ in },
     each: (JournalEntry) throws(JournalError) -> Void
   ) throws(JournalError) -> JournalScan {
     var scan = JournalScan()
@@ -102,9 +111,12 @@ struct JournalReader {
           throw JournalError("\(path): line \(damaged.number) is corrupt (\(describe(damaged.damage)))")
         }
         if !sawHeader {
-          guard line.elementsEqual(JournalLine.header.dropLast()) else {
+          guard let schema = JournalLine.schema(ofHeader: line[...]) else {
             throw JournalError("\(path) is not a Dripper journal (its first line is not 'dripper-journal 1')")
           }
+          try header(schema)
+          scan.schema = schema
+          scan.headerLength = length
           sawHeader = true
           scan.validLength = offset + length
           continue
@@ -127,7 +139,9 @@ struct JournalReader {
       scan.tornTail =
         "\(path): ignored its last line, \(damaged.length) bytes (\(describe(damaged.damage))): a write a crash cut short"
     } else if !line.isEmpty {
-      if !sawHeader, !JournalLine.header.starts(with: line) {
+      if !sawHeader, !JournalLine.header.starts(with: line),
+        !Array("dripper-journal 1 schema ".utf8).starts(with: line.prefix(25))
+      {
         throw JournalError("\(path) is not a Dripper journal (its first line is not 'dripper-journal 1')")
       }
       scan.tornTail =
@@ -183,7 +197,9 @@ extension Journal {
     defer { closeFile(descriptor) }
     var entries: [JournalEntry] = []
     let scan = try JournalReader.scan(descriptor, path: path) { entries.append($0) }
-    return JournalContents(entries: entries, tornTail: scan.tornTail)
+    var contents = JournalContents(entries: entries, tornTail: scan.tornTail)
+    contents.schemaVersion = scan.schema
+    return contents
   }
 }
 

@@ -52,7 +52,7 @@ private func pourRun(_ station: StationOf<Ledger>, _ count: Int) async {
     let ten = Ledger.State.after(10)
     #expect(
       DurableJournal<Ledger.State, Ledger.Action>.writeSnapshot(
-        "\(ten.count) \(ten.total)", sequence: 10, to: scratch.file("snapshot"), in: scratch.path) == nil)
+        "\(ten.count) \(ten.total)", sequence: 10, to: scratch.file("snapshot")) == nil)
 
     let durable = Ledger.journal(at: scratch.path, durability: .everyAction, snapshotEvery: 100)
     let station = try Station.recovering(from: durable, initialState: Ledger.State()) { Ledger() }

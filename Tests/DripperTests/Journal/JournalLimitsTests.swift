@@ -23,13 +23,14 @@ private struct Notebook: Dripper {
   ) -> DurableJournal<State, Action> {
     DurableJournal(
       directory: directory, durability: .everyAction, snapshotEvery: snapshotEvery, hashing: nil,
-      limits: limits,
-      encodeAction: { action in
-        switch action {
-        case .write(let text): text
-        }
-      },
-      decodeAction: { .write($0) }, encodeState: { $0.text }, decodeState: decodeState)
+      codec: JournalCodec(
+        encodeAction: { action in
+          switch action {
+          case .write(let text): text
+          }
+        },
+        decodeAction: { .write($0) }, encodeState: { $0.text }, decodeState: decodeState),
+      schema: .initial, limits: limits)
   }
 }
 
