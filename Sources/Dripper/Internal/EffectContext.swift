@@ -70,7 +70,7 @@ extension Effect {
   /// waits for nothing, so the parts of a `concatenate` of such effects can start in order at once.
   var isImmediate: Bool {
     switch operation {
-    case .none, .send, .cancel, .announce: true
+    case .none, .send, .cancel, .announce, .remind: true
     case .merge(let effects), .concatenate(let effects): effects.allSatisfy(\.isImmediate)
     case .namespaced(_, let effect): effect.isImmediate
     case .run, .cancellable, .delayed, .throttled: false
@@ -95,7 +95,7 @@ extension Effect {
       for effect in effects { effect.cancellationKeys(in: namespace, into: &keys) }
     case .delayed(_, let effect):
       effect.cancellationKeys(in: namespace, into: &keys)
-    case .none, .send, .run, .cancel, .announce:
+    case .none, .send, .run, .cancel, .announce, .remind:
       break
     }
   }

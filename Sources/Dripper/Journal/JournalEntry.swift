@@ -310,6 +310,24 @@ enum JournalLine {
     return value
   }
 
+  /// `text` with `\`, newlines and carriage returns escaped, as an entry's action is: one line.
+  static func escape(_ text: String) -> String {
+    guard text.utf8.contains(where: { $0 == backslash || $0 == newline || $0 == carriageReturn }) else {
+      return text
+    }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(text.utf8.count + 8)
+    for byte in text.utf8 {
+      switch byte {
+      case backslash: bytes += [backslash, backslash]
+      case newline: bytes += [backslash, UInt8(ascii: "n")]
+      case carriageReturn: bytes += [backslash, UInt8(ascii: "r")]
+      default: bytes.append(byte)
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
   /// The action an escaped field holds; `nil` if an escape is unknown or the text is not UTF-8.
   static func unescape(_ field: ArraySlice<UInt8>) -> String? {
     var bytes: [UInt8] = []

@@ -5,7 +5,7 @@
 #endif
 
 /// Why a journal or a snapshot could not be read, written or recovered, in one line.
-public struct JournalError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct JournalError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
   /// The explanation, naming the file.
   public let message: String
 

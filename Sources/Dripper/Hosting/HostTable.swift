@@ -1,0 +1,340 @@
+/// The keys of a ``StationHost`` and where each is in its life: a pure state machine, kept behind
+/// the host's lock, whose every event returns what the host must do once it releases it (activate
+/// a key, passivate some, post buffered pours, fail them).
+///
+/// A key is, at any moment, one of:
+/// - **resident**: its Station is live, in the list of residents from the most recently used;
+/// - **activating**: its Station is being made (from storage, or from a passive value), and pours
+///   wait in its buffer, in order;
+/// - **passivating**: its Station is closing (a snapshot, the journal closed), and pours wait in
+///   its buffer: once it is closed, an empty buffer ends the key's slot, a full one activates it
+///   again;
+/// - **passive**: its state value, with no Station, for an in-memory host;
+/// - **failed**: its storage could not be read: pours fail until `retry` is due;
+/// - or absent: never seen, or passivated to storage.
+///
+/// So two Stations of one key never live at once, and a key's pours reach its Stations in the
+/// order they were made, whatever activations and passivations come between.
+///
+/// Generic over what it holds (a Station, a state value, a pour waiting) so that its tests drive it
+/// with plain values, synchronously.
+struct HostTable<Key: Hashable, Resident, Stored, Pending> {
+  enum Slot {
+    /// Live, at `node` in the list of residents.
+    case resident(Resident, node: Int)
+    case activating(buffer: [Pending])
+    case passivating(Resident, buffer: [Pending])
+    case passive(Stored)
+    case failed(JournalError, retryAfter: UInt64)
+  }
+
+  /// What a use of a key (a pour, a read) is to do.
+  enum PourDecision {
+    /// Post it to the resident Station, under the host's lock.
+    case post(Resident)
+    /// Add it to the key's buffer (``buffer(_:for:)``), under the host's lock.
+    case buffer
+    /// The key is now activating: buffer the pour, then, after the lock, make its Station
+    /// (from `stored` if it was passive, else from storage) and passivate `evicting`.
+    case activate(stored: Stored?, evicting: [(key: Key, resident: Resident)])
+    /// The key's storage failed: fail the pour with the error.
+    case fail(JournalError)
+  }
+
+  /// A node of the list of residents, most recently used first, linked by index.
+  struct Node {
+    var key: Key
+    var previous = -1
+    var next = -1
+    /// The sweep that first found the key idle since it was last used; `nil` while in use.
+    var idleSince: UInt64?
+    /// Observers and requests in flight: a pinned key is never passivated.
+    var pins = 0
+  }
+
+  private(set) var slots: [Key: Slot] = [:]
+  private var nodes: [Node] = []
+  private var nodeOfKey: [Key: Int] = [:]
+  private var freeNodes: [Int] = []
+  private var head = -1
+  private var tail = -1
+  /// The number of the current sweep.
+  private(set) var sweep: UInt64 = 0
+  /// The most keys resident or activating before the least recently used idle ones are
+  /// passivated.
+  let maximumResident: Int
+  private(set) var counts = Counts()
+
+  struct Counts: Equatable {
+    var resident = 0
+    var activating = 0
+    var passivating = 0
+    var passive = 0
+    var failed = 0
+    var activations = 0
+    var passivations = 0
+    var evictions = 0
+  }
+
+  init(maximumResident: Int) {
+    self.maximumResident = max(1, maximumResident)
+  }
+
+  // MARK: - Pours
+
+  /// A use of `key`: a pour, or a read of its Station; `isIdle` tells whether a resident Station
+  /// has nothing to do, for choosing whom to evict. One lookup of the key for a resident one.
+  mutating func use(_ key: Key, isIdle: (Resident) -> Bool) -> PourDecision {
+    switch slots[key] {
+    case .resident(let resident, let node)?:
+      touch(node)
+      return .post(resident)
+    case .activating?, .passivating?:
+      return .buffer
+    case .failed(let error, let retryAfter)?:
+      if sweep < retryAfter { return .fail(error) }
+      counts.failed -= 1
+      return startActivation(of: key, stored: nil, isIdle: isIdle)
+    case .passive(let stored)?:
+      counts.passive -= 1
+      return startActivation(of: key, stored: stored, isIdle: isIdle)
+    case nil:
+      return startActivation(of: key, stored: nil, isIdle: isIdle)
+    }
+  }
+
+  /// Adds a pour to the buffer of an activating or passivating key.
+  mutating func buffer(_ pending: Pending, for key: Key) {
+    switch slots[key] {
+    case .activating(var buffer)?:
+      buffer.append(pending)
+      slots[key] = .activating(buffer: buffer)
+    case .passivating(let resident, var buffer)?:
+      buffer.append(pending)
+      slots[key] = .passivating(resident, buffer: buffer)
+    default:
+      preconditionFailure("a pour was buffered for a key that is neither activating nor passivating")
+    }
+  }
+
+  private mutating func startActivation(of key: Key, stored: Stored?, isIdle: (Resident) -> Bool)
+    -> PourDecision
+  {
+    slots[key] = .activating(buffer: [])
+    counts.activating += 1
+    return .activate(stored: stored, evicting: evictions(isIdle: isIdle))
+  }
+
+  /// The least recently used idle residents to passivate so that no more than
+  /// ``maximumResident`` are resident or activating, now marked passivating. Busy ones stay: the
+  /// cap is exceeded until they are idle.
+  private mutating func evictions(isIdle: (Resident) -> Bool) -> [(key: Key, resident: Resident)] {
+    var excess = counts.resident + counts.activating - maximumResident
+    guard excess > 0 else { return [] }
+    var victims: [(key: Key, resident: Resident)] = []
+    var index = tail
+    while excess > 0, index >= 0 {
+      let node = nodes[index]
+      index = node.previous
+      guard node.pins == 0, case .resident(let resident, _)? = slots[node.key], isIdle(resident) else {
+        continue
+      }
+      beginPassivation(of: node.key, resident)
+      counts.evictions += 1
+      victims.append((node.key, resident))
+      excess -= 1
+    }
+    return victims
+  }
+
+  // MARK: - Activation
+
+  /// The key's Station is live: it is resident, the most recently used. Returns the pours that
+  /// waited, to post in order before releasing the lock.
+  mutating func activated(_ key: Key, _ resident: Resident) -> [Pending] {
+    guard case .activating(let buffer)? = slots[key] else { return [] }
+    slots[key] = .resident(resident, node: link(key))
+    counts.activating -= 1
+    counts.resident += 1
+    counts.activations += 1
+    return buffer
+  }
+
+  /// The key's storage could not be read: it fails pours until the sweep `retryAfter`. Returns the
+  /// pours that waited, to fail.
+  mutating func activationFailed(_ key: Key, _ error: JournalError, retryAfter sweeps: UInt64) -> [Pending] {
+    guard case .activating(let buffer)? = slots[key] else { return [] }
+    slots[key] = .failed(error, retryAfter: sweep + sweeps)
+    counts.activating -= 1
+    counts.failed += 1
+    return buffer
+  }
+
+  // MARK: - Passivation
+
+  /// A sweep of the residents: one more sweep has passed. Returns those idle (by `isIdle`, and not
+  /// used) for `idleSweeps` sweeps in a row, now passivating, and forgets failures that are due.
+  mutating func sweep(idleSweeps: UInt64, isIdle: (Resident) -> Bool) -> [(key: Key, resident: Resident)] {
+    sweep += 1
+    var idle: [(key: Key, resident: Resident)] = []
+    var index = head
+    while index >= 0 {
+      let key = nodes[index].key
+      let next = nodes[index].next
+      if nodes[index].pins == 0, case .resident(let resident, _)? = slots[key], isIdle(resident) {
+        let since = nodes[index].idleSince ?? sweep
+        nodes[index].idleSince = since
+        if sweep - since >= idleSweeps {
+          beginPassivation(of: key, resident)
+          idle.append((key, resident))
+        }
+      } else {
+        nodes[index].idleSince = nil
+      }
+      index = next
+    }
+    return idle
+  }
+
+  /// Passivates `key` now if it is resident (a host closing, a caller's request): marks it
+  /// passivating and returns its Station.
+  mutating func passivate(_ key: Key) -> Resident? {
+    guard case .resident(let resident, _)? = slots[key] else { return nil }
+    beginPassivation(of: key, resident)
+    return resident
+  }
+
+  private mutating func beginPassivation(of key: Key, _ resident: Resident) {
+    unlink(key)
+    slots[key] = .passivating(resident, buffer: [])
+    counts.resident -= 1
+    counts.passivating += 1
+  }
+
+  /// A passivation given up (the key got busy before it closed): the key is resident again, the
+  /// most recently used, and the pours that waited are returned, to post in order before
+  /// releasing the lock.
+  mutating func cancelPassivation(_ key: Key) -> [Pending] {
+    guard case .passivating(let resident, let buffer)? = slots[key] else { return [] }
+    slots[key] = .resident(resident, node: link(key))
+    counts.passivating -= 1
+    counts.resident += 1
+    return buffer
+  }
+
+  /// Whether a passivating key may close: no pour came meanwhile. When one did, the key is
+  /// resident again, and the pours that waited are returned, to post in order before releasing
+  /// the lock.
+  mutating func mayClose(_ key: Key) -> (close: Bool, buffer: [Pending]) {
+    guard case .passivating(let resident, let buffer)? = slots[key] else { return (false, []) }
+    if buffer.isEmpty { return (true, []) }
+    slots[key] = .resident(resident, node: link(key))
+    counts.passivating -= 1
+    counts.resident += 1
+    return (false, buffer)
+  }
+
+  /// The key's Station is closed, and `stored` is what stays of it (an in-memory host's state
+  /// value; `nil` for storage on disk). Returns the pours that came meanwhile: when there are
+  /// some, the key is activating again, and the host makes its Station anew from `stored` or
+  /// storage.
+  mutating func closed(_ key: Key, stored: Stored?) -> [Pending]? {
+    guard case .passivating(_, let buffer)? = slots[key] else { return nil }
+    counts.passivating -= 1
+    counts.passivations += 1
+    guard buffer.isEmpty else {
+      slots[key] = .activating(buffer: buffer)
+      counts.activating += 1
+      return buffer
+    }
+    if let stored {
+      slots[key] = .passive(stored)
+      counts.passive += 1
+    } else {
+      slots[key] = nil
+    }
+    return nil
+  }
+
+  // MARK: - Pins
+
+  /// Pins a resident key: an observer, or a request awaiting its receipt. Returns whether it was
+  /// resident.
+  mutating func pin(_ key: Key) -> Bool {
+    guard let index = nodeOfKey[key] else { return false }
+    nodes[index].pins += 1
+    nodes[index].idleSince = nil
+    return true
+  }
+
+  /// Removes a pin.
+  mutating func unpin(_ key: Key) {
+    guard let index = nodeOfKey[key], nodes[index].pins > 0 else { return }
+    nodes[index].pins -= 1
+  }
+
+  // MARK: - Reading
+
+  /// The resident Station of `key`, if it is resident.
+  func resident(_ key: Key) -> Resident? {
+    if case .resident(let resident, _)? = slots[key] { resident } else { nil }
+  }
+
+  /// The keys resident now, most recently used first.
+  var residentKeys: [Key] {
+    var keys: [Key] = []
+    var index = head
+    while index >= 0 {
+      keys.append(nodes[index].key)
+      index = nodes[index].next
+    }
+    return keys
+  }
+
+  // MARK: - The list of residents
+
+  /// Moves a resident key, at `index`, to the front of the list: the most recently used.
+  private mutating func touch(_ index: Int) {
+    nodes[index].idleSince = nil
+    guard index != head else { return }
+    detach(index)
+    attachAtHead(index)
+  }
+
+  @discardableResult
+  private mutating func link(_ key: Key) -> Int {
+    let index: Int
+    if let free = freeNodes.popLast() {
+      index = free
+      nodes[index] = Node(key: key)
+    } else {
+      index = nodes.count
+      nodes.append(Node(key: key))
+    }
+    nodeOfKey[key] = index
+    attachAtHead(index)
+    return index
+  }
+
+  private mutating func unlink(_ key: Key) {
+    guard let index = nodeOfKey.removeValue(forKey: key) else { return }
+    detach(index)
+    freeNodes.append(index)
+  }
+
+  private mutating func detach(_ index: Int) {
+    let (previous, next) = (nodes[index].previous, nodes[index].next)
+    if previous >= 0 { nodes[previous].next = next } else { head = next }
+    if next >= 0 { nodes[next].previous = previous } else { tail = previous }
+    nodes[index].previous = -1
+    nodes[index].next = -1
+  }
+
+  private mutating func attachAtHead(_ index: Int) {
+    nodes[index].previous = -1
+    nodes[index].next = head
+    if head >= 0 { nodes[head].previous = index }
+    head = index
+    if tail < 0 { tail = index }
+  }
+}
