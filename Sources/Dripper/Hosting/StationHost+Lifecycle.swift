@@ -15,7 +15,9 @@ extension StationHost {
     switch storage {
     case .memory:
       let state = stored ?? HostedState(value: initialState(key), requestWindow: requestWindow)
-      let station = KeyStation(initialState: state, dripper: { hostedFeature(of: key) }) { values in
+      let station = KeyStation(initialState: state) {
+        hostedFeature(of: key)
+      } withDependencies: { values in
         self.prepare(&values, for: key)
       }
       activated(key, Resident(station: station, journal: nil), recovered: false)
