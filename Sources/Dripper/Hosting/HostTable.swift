@@ -25,7 +25,7 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
     case activating(buffer: [Pending])
     case passivating(Resident, buffer: [Pending])
     case passive(Stored)
-    case failed(JournalError, retryAfter: UInt64)
+    case failed(JournalError, retryAt: Int64)
   }
 
   /// What a use of a key (a pour, a read) is to do.
@@ -46,8 +46,9 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
     var key: Key
     var previous = -1
     var next = -1
-    /// The sweep that first found the key idle since it was last used; `nil` while in use.
-    var idleSince: UInt64?
+    /// When the key was last seen in use (a pour, a read, a sweep that found it busy), on the
+    /// host's coarse clock (see ``use(_:at:isIdle:)``).
+    var lastUsed: Int64
     /// Observers and requests in flight: a pinned key is never passivated.
     var pins = 0
   }
@@ -58,8 +59,6 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
   private var freeNodes: [Int] = []
   private var head = -1
   private var tail = -1
-  /// The number of the current sweep.
-  private(set) var sweep: UInt64 = 0
   /// The most keys resident or activating before the least recently used idle ones are
   /// passivated.
   let maximumResident: Int
@@ -82,17 +81,22 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
 
   // MARK: - Pours
 
-  /// A use of `key`: a pour, or a read of its Station; `isIdle` tells whether a resident Station
-  /// has nothing to do, for choosing whom to evict. One lookup of the key for a resident one.
-  mutating func use(_ key: Key, isIdle: (Resident) -> Bool) -> PourDecision {
+  /// A use of `key` at `now`: a pour, or a read of its Station; `isIdle` tells whether a resident
+  /// Station has nothing to do, for choosing whom to evict. One lookup of the key for a resident
+  /// one.
+  ///
+  /// `now` is the host's coarse clock, in milliseconds: the time of its timer's last wake, read
+  /// with one atomic load where a clock's reading would cost more than the rest of a pour. It is
+  /// behind by up to a sweep's interval, which passivation allows for (see ``sweep(at:idleAfter:isIdle:)``).
+  mutating func use(_ key: Key, at now: Int64, isIdle: (Resident) -> Bool) -> PourDecision {
     switch slots[key] {
     case .resident(let resident, let node)?:
-      touch(node)
+      touch(node, at: now)
       return .post(resident)
     case .activating?, .passivating?:
       return .buffer
-    case .failed(let error, let retryAfter)?:
-      if sweep < retryAfter { return .fail(error) }
+    case .failed(let error, let retryAt)?:
+      if now < retryAt { return .fail(error) }
       counts.failed -= 1
       return startActivation(of: key, stored: nil, isIdle: isIdle)
     case .passive(let stored)?:
@@ -149,22 +153,22 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
 
   // MARK: - Activation
 
-  /// The key's Station is live: it is resident, the most recently used. Returns the pours that
-  /// waited, to post in order before releasing the lock.
-  mutating func activated(_ key: Key, _ resident: Resident) -> [Pending] {
+  /// The key's Station is live at `now`: it is resident, the most recently used. Returns the pours
+  /// that waited, to post in order before releasing the lock.
+  mutating func activated(_ key: Key, _ resident: Resident, at now: Int64 = 0) -> [Pending] {
     guard case .activating(let buffer)? = slots[key] else { return [] }
-    slots[key] = .resident(resident, node: link(key))
+    slots[key] = .resident(resident, node: link(key, at: now))
     counts.activating -= 1
     counts.resident += 1
     counts.activations += 1
     return buffer
   }
 
-  /// The key's storage could not be read: it fails pours until the sweep `retryAfter`. Returns the
-  /// pours that waited, to fail.
-  mutating func activationFailed(_ key: Key, _ error: JournalError, retryAfter sweeps: UInt64) -> [Pending] {
+  /// The key's storage could not be read: it fails pours until `retryAt`. Returns the pours that
+  /// waited, to fail.
+  mutating func activationFailed(_ key: Key, _ error: JournalError, retryAt: Int64) -> [Pending] {
     guard case .activating(let buffer)? = slots[key] else { return [] }
-    slots[key] = .failed(error, retryAfter: sweep + sweeps)
+    slots[key] = .failed(error, retryAt: retryAt)
     counts.activating -= 1
     counts.failed += 1
     return buffer
@@ -172,24 +176,25 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
 
   // MARK: - Passivation
 
-  /// A sweep of the residents: one more sweep has passed. Returns those idle (by `isIdle`, and not
-  /// used) for `idleSweeps` sweeps in a row, now passivating, and forgets failures that are due.
-  mutating func sweep(idleSweeps: UInt64, isIdle: (Resident) -> Bool) -> [(key: Key, resident: Resident)] {
-    sweep += 1
+  /// A sweep of the residents at `now`: returns those idle (by `isIdle`, and not pinned) and not
+  /// used for `idleAfter`, now passivating. A key found busy counts as used now.
+  ///
+  /// A use is stamped with the host's coarse clock, which lags by up to a sweep's interval, so
+  /// the host passes `idleAfter` plus that interval: a key is never passivated before it has been
+  /// idle for the whole period, whatever the lag.
+  mutating func sweep(at now: Int64, idleAfter: Int64, isIdle: (Resident) -> Bool) -> [(key: Key, resident: Resident)] {
     var idle: [(key: Key, resident: Resident)] = []
     var index = head
     while index >= 0 {
       let key = nodes[index].key
       let next = nodes[index].next
       if nodes[index].pins == 0, case .resident(let resident, _)? = slots[key], isIdle(resident) {
-        let since = nodes[index].idleSince ?? sweep
-        nodes[index].idleSince = since
-        if sweep - since >= idleSweeps {
+        if now - nodes[index].lastUsed >= idleAfter {
           beginPassivation(of: key, resident)
           idle.append((key, resident))
         }
       } else {
-        nodes[index].idleSince = nil
+        nodes[index].lastUsed = max(nodes[index].lastUsed, now)
       }
       index = next
     }
@@ -214,9 +219,9 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
   /// A passivation given up (the key got busy before it closed): the key is resident again, the
   /// most recently used, and the pours that waited are returned, to post in order before
   /// releasing the lock.
-  mutating func cancelPassivation(_ key: Key) -> [Pending] {
+  mutating func cancelPassivation(_ key: Key, at now: Int64) -> [Pending] {
     guard case .passivating(let resident, let buffer)? = slots[key] else { return [] }
-    slots[key] = .resident(resident, node: link(key))
+    slots[key] = .resident(resident, node: link(key, at: now))
     counts.passivating -= 1
     counts.resident += 1
     return buffer
@@ -225,10 +230,10 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
   /// Whether a passivating key may close: no pour came meanwhile. When one did, the key is
   /// resident again, and the pours that waited are returned, to post in order before releasing
   /// the lock.
-  mutating func mayClose(_ key: Key) -> (close: Bool, buffer: [Pending]) {
+  mutating func mayClose(_ key: Key, at now: Int64) -> (close: Bool, buffer: [Pending]) {
     guard case .passivating(let resident, let buffer)? = slots[key] else { return (false, []) }
     if buffer.isEmpty { return (true, []) }
-    slots[key] = .resident(resident, node: link(key))
+    slots[key] = .resident(resident, node: link(key, at: now))
     counts.passivating -= 1
     counts.resident += 1
     return (false, buffer)
@@ -263,14 +268,14 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
   mutating func pin(_ key: Key) -> Bool {
     guard let index = nodeOfKey[key] else { return false }
     nodes[index].pins += 1
-    nodes[index].idleSince = nil
     return true
   }
 
-  /// Removes a pin.
-  mutating func unpin(_ key: Key) {
+  /// Removes a pin at `now`: the key was in use until then.
+  mutating func unpin(_ key: Key, at now: Int64) {
     guard let index = nodeOfKey[key], nodes[index].pins > 0 else { return }
     nodes[index].pins -= 1
+    nodes[index].lastUsed = max(nodes[index].lastUsed, now)
   }
 
   // MARK: - Reading
@@ -294,22 +299,23 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
   // MARK: - The list of residents
 
   /// Moves a resident key, at `index`, to the front of the list: the most recently used.
-  private mutating func touch(_ index: Int) {
-    nodes[index].idleSince = nil
+  private mutating func touch(_ index: Int, at now: Int64) {
+    nodes[index].lastUsed = now
     guard index != head else { return }
     detach(index)
     attachAtHead(index)
   }
 
+  /// Adds a key at the front of the list, used at `now`.
   @discardableResult
-  private mutating func link(_ key: Key) -> Int {
+  private mutating func link(_ key: Key, at now: Int64) -> Int {
     let index: Int
     if let free = freeNodes.popLast() {
       index = free
-      nodes[index] = Node(key: key)
+      nodes[index] = Node(key: key, lastUsed: now)
     } else {
       index = nodes.count
-      nodes.append(Node(key: key))
+      nodes.append(Node(key: key, lastUsed: now))
     }
     nodeOfKey[key] = index
     attachAtHead(index)

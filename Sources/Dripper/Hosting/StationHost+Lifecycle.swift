@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -75,21 +76,10 @@ extension StationHost {
 
   /// The key's Station is live: the pours that waited are posted, in order, before anyone else's.
   func activated(_ key: Key, _ resident: Resident, recovered: Bool) {
-    let (posted, uses) = table.withLock { table in
-      var posted: [(DeferredPour, PourTask)] = []
-      var uses: [Promise<Result<KeyStation, HostError>>] = []
-      for waiting in table.activated(key, resident) {
-        switch waiting {
-        case .pour(let action, let deferred): posted.append((deferred, resident.station.pour(action)))
-        case .use(let promise, let pinning):
-          if pinning { _ = table.pin(key) }
-          uses.append(promise)
-        }
-      }
-      return (posted, uses)
+    let handed = table.withLock { table in
+      Self.post(table.activated(key, resident, at: activity.tick), to: resident, of: key, in: &table)
     }
-    for (deferred, task) in posted { deferred.posted(task) }
-    for promise in uses { promise.fulfill(.success(resident.station)) }
+    handed.deliver(resident.station)
     if recovered { extraCounts.withLock { $0.recoveries += 1 } }
     observer.activated?(key)
     reportCounts()
@@ -97,8 +87,8 @@ extension StationHost {
 
   /// The key's storage failed: its waiting pours fail, and so do the next until the retry.
   func activationFailed(_ key: Key, _ error: JournalError) {
-    let sweeps = UInt64(max(1, (lifetime.retryFailedAfter / lifetime.sweepInterval).rounded(.up)))
-    let waiting = table.withLock { $0.activationFailed(key, error, retryAfter: sweeps) }
+    let retryAt = activity.tick + Int64(lifetime.retryFailedAfter.seconds * 1_000)
+    let waiting = table.withLock { $0.activationFailed(key, error, retryAt: retryAt) }
     let failure = HostError.storage(key: key.stationKeyText, error)
     for waiting in waiting {
       switch waiting {
@@ -134,7 +124,7 @@ extension StationHost {
   func passivate(_ victims: [(key: Key, resident: Resident)], reason: PassivationReason) {
     for (key, resident) in victims {
       activity.begin()
-      Task { [self] in
+      spawn { [self] in
         await passivateNow(key, resident, reason: reason)
         activity.end()
       }
@@ -161,10 +151,16 @@ extension StationHost {
       station.cancelEffects()
       await station.waitForEffectsToEnd()
     } else if !station.hasNothingToDo {
-      return keepResident(key, resident, table.withLock { $0.cancelPassivation(key) })
+      let handed = table.withLock { table in
+        Self.post(table.cancelPassivation(key, at: activity.tick), to: resident, of: key, in: &table)
+      }
+      return handed.deliver(station)
     }
-    let (close, buffer) = table.withLock { $0.mayClose(key) }
-    guard close else { return keepResident(key, resident, buffer) }
+    let (close, handed) = table.withLock { table in
+      let (close, buffer) = table.mayClose(key, at: activity.tick)
+      return (close, Self.post(buffer, to: resident, of: key, in: &table))
+    }
+    guard close else { return handed.deliver(station) }
     let state = await station.state
     var stored: Hosted.State?
     switch storage {
@@ -185,24 +181,34 @@ extension StationHost {
     if again != nil { activate(key, from: stored) }
   }
 
-  /// A passivation given up: the pours that waited are posted to the Station, resident again.
-  private func keepResident(_ key: Key, _ resident: Resident, _ buffer: [Waiting]) {
-    guard !buffer.isEmpty else { return }
-    let (posted, uses) = table.withLock { table in
-      var posted: [(DeferredPour, PourTask)] = []
-      var uses: [Promise<Result<KeyStation, HostError>>] = []
-      for waiting in buffer {
-        switch waiting {
-        case .pour(let action, let deferred): posted.append((deferred, resident.station.pour(action)))
-        case .use(let promise, let pinning):
-          if pinning { _ = table.pin(key) }
-          uses.append(promise)
-        }
+  /// Posts the pours that waited to a key's Station, under the host's lock, in the same section
+  /// as the change that made the key resident: a pour made after it, which the lock orders after
+  /// them, must not overtake them. Returns what to hand out once the lock is released.
+  static func post(
+    _ waiting: [Waiting], to resident: Resident, of key: Key, in table: inout Table
+  ) -> Handed {
+    var handed = Handed()
+    for waiting in waiting {
+      switch waiting {
+      case .pour(let action, let deferred): handed.posted.append((deferred, resident.station.pour(action)))
+      case .use(let promise, let pinning):
+        if pinning { _ = table.pin(key) }
+        handed.uses.append(promise)
       }
-      return (posted, uses)
     }
-    for (deferred, task) in posted { deferred.posted(task) }
-    for promise in uses { promise.fulfill(.success(resident.station)) }
+    return handed
+  }
+
+  /// What waited for a key, posted: the tasks to hand to the deferred pours and the Station to the
+  /// reads, after the lock.
+  struct Handed {
+    var posted: [(DeferredPour, PourTask)] = []
+    var uses: [Promise<Result<KeyStation, HostError>>] = []
+
+    func deliver(_ station: KeyStation) {
+      for (deferred, task) in posted { deferred.posted(task) }
+      for promise in uses { promise.fulfill(.success(station)) }
+    }
   }
 
   /// Passivates every key and stops the timer; pours after it are refused. Returns once every key
@@ -231,20 +237,21 @@ extension StationHost {
 // MARK: - Time
 
 extension StationHost {
-  /// Starts the timer again for the next thing due: a sweep of the residents, or a reminder.
+  /// Starts the timer again for the next thing due: a sweep of the residents, or a reminder; a
+  /// timer already waiting is cancelled.
+  ///
+  /// On a test clock, the timer's task runs on an executor the clock watches, as a watched
+  /// Station's effects do: the clock waits for what the timer does when it wakes (a sweep, the
+  /// passivations it starts, reminders poured) before it moves time again, so a test that advances
+  /// the clock sees every sweep and reminder due in between, in order.
   func restartTimer() {
     guard !extraCounts.withLock({ $0.closed }) else { return }
-    let time = lifetime.time
-    let now = time.now()
-    let sweepAt = activity.nextSweep(after: now, every: lifetime.sweepInterval)
-    let wakeAt = min(sweepAt, reminders.nextDeadline ?? sweepAt)
-    let delay = Duration.seconds(max(0, wakeAt.timeIntervalSince(now)))
-    activity.timerAsleep(until: wakeAt)
-    let task = Task { [weak self] in
-      try? await time.clock.sleep(for: delay)
-      guard !Task.isCancelled, let self else { return }
-      activity.timerAwake()
-      await timerFired()
+    let clock = lifetime.time.clock
+    let task = spawn { [weak self] in
+      guard let delay = self?.planTimer() else { return }
+      if delay > 0 { try? await clock.sleep(for: .seconds(delay)) }
+      guard !Task.isCancelled else { return }
+      await self?.timerFired()
     }
     timer.withLock { timer in
       timer?.cancel()
@@ -252,14 +259,42 @@ extension StationHost {
     }
   }
 
+  /// When the timer wakes next, from now: the next sweep or reminder, whichever is first.
+  private func planTimer() -> Double {
+    let now = lifetime.time.now()
+    let sweepAt = activity.nextSweep(after: now, every: lifetime.sweepInterval)
+    let wakeAt = min(sweepAt, reminders.nextDeadline ?? sweepAt)
+    let delay = wakeAt.timeIntervalSince(now)
+    if delay > 0 { activity.timerAsleep(until: wakeAt) } else { activity.timerAwake() }
+    return delay
+  }
+
+  /// Starts a task of the host's: on the executor its test clock watches, tracked, if it has one.
+  @discardableResult
+  func spawn(_ body: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+    guard let executor = watcher else { return Task { await body() } }
+    return Task(executorPreference: executor) {
+      await WatchedTask.$current.withValue(WatchedTask(executor: executor, slot: 0)) {
+        executor.taskBegan(0)
+        await body()
+        executor.taskEnded(effectEnded: false)
+      }
+    }
+  }
+
   /// What the clock made due: a sweep that passivates idle keys, reminders to pour.
   private func timerFired() async {
+    activity.timerAwake()
     let now = lifetime.time.now()
+    let tick = activity.advanceTick(to: now)
     if activity.takeSweep(at: now, every: lifetime.sweepInterval) {
+      // The coarse clock of uses lags by up to an interval: a key idle that much longer is
+      // passivated, never one idle for less than `idleAfter`.
+      let idleAfter = lifetime.idleAfter.map { Int64(($0 + lifetime.sweepInterval).seconds * 1_000) } ?? .max
       let idle = table.withLock { table in
-        table.sweep(idleSweeps: HostLifetime.sweepsPerIdlePeriod) { Self.isIdle($0) }
+        table.sweep(at: tick, idleAfter: idleAfter) { Self.isIdle($0) }
       }
-      if lifetime.idleAfter != nil { passivate(idle, reason: .idle) } else { assert(idle.isEmpty) }
+      passivate(idle, reason: .idle)
     }
     for key in reminders.takeDue(at: now) {
       if pour(.fireDue(now), to: key).failure != nil {
@@ -304,6 +339,24 @@ final class HostActivity: Sendable {
   }
 
   private let state = Lock(State())
+  /// When the host started, on its wall time: the origin of ``tick``.
+  private let start: Date
+  private let ticks = Atomic<Int64>(0)
+
+  init(start: Date) {
+    self.start = start
+  }
+
+  /// The host's coarse clock: milliseconds from its start to its timer's last wake. One relaxed
+  /// load, which a pour can afford where a clock's reading would double its cost.
+  var tick: Int64 { ticks.load(ordering: .relaxed) }
+
+  /// Moves the coarse clock to `now`; returns it.
+  func advanceTick(to now: Date) -> Int64 {
+    let tick = Int64((now.timeIntervalSince(start) * 1_000).rounded(.down))
+    ticks.max(tick, ordering: .relaxed)
+    return ticks.load(ordering: .relaxed)
+  }
 
   func begin() { state.withLock { $0.inFlight += 1 } }
 

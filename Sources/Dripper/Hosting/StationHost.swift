@@ -76,8 +76,11 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
   let makeFeature: @Sendable (Key) -> Feature
   let prepareDependencies: @Sendable (Key, inout DependencyValues) -> Void
   let reminders: HostReminders<Key>
-  let activity = HostActivity()
+  let activity: HostActivity
   let timer = Lock<Task<Void, Never>?>(nil)
+  /// The executor of the host's own tasks when its clock is a test clock, which then waits for
+  /// them (see ``restartTimer()``).
+  let watcher: WatchedExecutor?
   let extraCounts = Lock<(recoveries: Int, closed: Bool)>((0, false))
   /// The envelope of a folder's keys, made once.
   let hostedCodec: JournalCodec<Hosted.State, Hosted.Action>?
@@ -111,6 +114,14 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
     self.makeFeature = dripper
     self.prepareDependencies = prepareDependencies
     self.table = Lock(Table(maximumResident: lifetime.maximumResident))
+    self.activity = HostActivity(start: lifetime.time.now())
+    if let clock = lifetime.time.clock as? any EffectWatcher {
+      let executor = WatchedExecutor()
+      clock.watch(executor)
+      watcher = executor
+    } else {
+      watcher = nil
+    }
     switch storage.kind {
     case .memory:
       reminders = HostReminders(index: nil)
@@ -181,7 +192,7 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
       return (Self.failedTask(refusal), refusal)
     }
     let (task, decision) = table.withLock { table -> (PourTask, Table.PourDecision) in
-      let decision = table.use(key, isIdle: Self.isIdle)
+      let decision = table.use(key, at: activity.tick, isIdle: Self.isIdle)
       switch decision {
       case .post(let resident):
         return (resident.station.pour(action), decision)
@@ -246,7 +257,7 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
     let (stream, continuation) = AsyncStream.makeStream(of: State.self, bufferingPolicy: .bufferingNewest(1))
     let forwarding = Task { [self] in
       guard let station = try? await useStation(of: key, pinning: true) else { return continuation.finish() }
-      defer { table.withLock { $0.unpin(key) } }
+      defer { table.withLock { $0.unpin(key, at: activity.tick) } }
       for await state in station.states {
         continuation.yield(state.value)
       }
@@ -301,7 +312,7 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
     }
     let promise = Promise<Result<KeyStation, HostError>>()
     let decision = table.withLock { table -> Table.PourDecision in
-      let decision = table.use(key, isIdle: Self.isIdle)
+      let decision = table.use(key, at: activity.tick, isIdle: Self.isIdle)
       switch decision {
       case .post(let resident):
         if pinning { _ = table.pin(key) }
