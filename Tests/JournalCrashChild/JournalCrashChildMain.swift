@@ -14,6 +14,9 @@ import Dripper
 enum JournalCrashChildMain {
   static func main() async {
     let arguments = CommandLine.arguments
+    if arguments.count == 4, arguments[1] == "host", let keys = Int(arguments[3]) {
+      await host(arguments[2], keys: keys)
+    }
     guard arguments.count == 4, let snapshotEvery = Int(arguments[3]) else {
       fail("usage: JournalCrashChild DIRECTORY DURABILITY SNAPSHOT-EVERY")
     }
@@ -32,6 +35,30 @@ enum JournalCrashChildMain {
       count += 1
       let line = Array("\(count)\n".utf8)
       _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+    }
+  }
+
+  /// `JournalCrashChild host DIRECTORY KEYS`: a ``StationHost`` of tallies in DIRECTORY, poured
+  /// request after request, each to the next of KEYS keys, with the request's number as its id;
+  /// writes `KEY NUMBER` once each is acknowledged (its receipt returned), until it is killed.
+  static func host(_ directory: String, keys: Int) async -> Never {
+    let host: StationHost<String, HostedTally>
+    do {
+      host = try HostedTally.host(at: directory, node: "child")
+    } catch {
+      fail("error: \(error)")
+    }
+    var number = 0
+    while true {
+      let key = "key\(number % keys)"
+      do {
+        _ = try await host.pour(.add, to: key, id: String(number))
+      } catch {
+        fail("error: \(error)")
+      }
+      let line = Array("\(key) \(number)\n".utf8)
+      _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+      number += 1
     }
   }
 

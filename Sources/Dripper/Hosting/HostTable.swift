@@ -182,7 +182,9 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
   /// A use is stamped with the host's coarse clock, which lags by up to a sweep's interval, so
   /// the host passes `idleAfter` plus that interval: a key is never passivated before it has been
   /// idle for the whole period, whatever the lag.
-  mutating func sweep(at now: Int64, idleAfter: Int64, isIdle: (Resident) -> Bool) -> [(key: Key, resident: Resident)] {
+  mutating func sweep(at now: Int64, idleAfter: Int64, isIdle: (Resident) -> Bool) -> [(
+    key: Key, resident: Resident
+  )] {
     var idle: [(key: Key, resident: Resident)] = []
     var index = head
     while index >= 0 {

@@ -5,13 +5,18 @@ import Testing
 
 /// A host of accounts in a folder, on a test clock whose wall time starts at `start`.
 private func folderHost(
-  _ scratch: ScratchDirectory, clock: TestClock = TestClock(), start: Date = Date(timeIntervalSince1970: 1_800_000_000),
+  _ scratch: ScratchDirectory, clock: TestClock = TestClock(),
+  start: Date = Date(timeIntervalSince1970: 1_800_000_000),
   node: String = "local", idleAfter: Duration? = .seconds(60)
 ) throws -> StationHost<String, Account> {
   try StationHost(
     storage: .folder(scratch.path, codec: .json, node: node),
     lifetime: HostLifetime(idleAfter: idleAfter, time: .controlled(by: clock, startingAt: start))
-  ) { _ in Account.State() } dripper: { _ in Account() }
+  ) { _ in
+    Account.State()
+  } dripper: { _ in
+    Account()
+  }
 }
 
 @Suite struct StationHostStorageTests {
@@ -28,7 +33,8 @@ private func folderHost(
     #expect(try await host.state(of: "alice").balance == 10)
     #expect(host.counts.recoveries == 1)
     // The request is remembered: a retry in the next process is not applied again.
-    #expect(try await host.pour(.withdraw(2), to: "alice", id: "r1") == PourReceipt(sequence: 3, duplicate: true))
+    #expect(
+      try await host.pour(.withdraw(2), to: "alice", id: "r1") == PourReceipt(sequence: 3, duplicate: true))
     #expect(try await host.state(of: "alice").balance == 10)
     await host.close()
   }
@@ -51,7 +57,8 @@ private func folderHost(
       #expect(host.counts.remindersFired == fired)
       await host.close()
     }
-    let entries = try Journal.read(at: KeyFolder.path(of: "alice", in: scratch.path).path + "/journal").entries
+    let entries = try Journal.read(at: KeyFolder.path(of: "alice", in: scratch.path).path + "/journal")
+      .entries
     #expect(entries.filter { $0.action.hasPrefix("f ") }.count <= 1)
   }
 
@@ -89,7 +96,9 @@ private func folderHost(
   }
 
   /// Keys are any text: each lives in a folder of its own under `keys/`, whatever it holds.
-  @Test(arguments: ["../../escape", "", "a/b", "..", ".", "%2F", "ümlaut", "new\nline", String(repeating: "long", count: 100)])
+  @Test(arguments: [
+    "../../escape", "", "a/b", "..", ".", "%2F", "ümlaut", "new\nline", String(repeating: "long", count: 100),
+  ])
   func aHostileKeyStaysInItsFolder(key: String) async throws {
     let scratch = ScratchDirectory()
     do {
@@ -138,7 +147,11 @@ private func folderHost(
     do {
       let host = try StationHost<String, TallyV1>(
         storage: .folder(scratch.path, codec: .json, snapshotEvery: 2)
-      ) { _ in TallyV1.State() } dripper: { _ in TallyV1() }
+      ) { _ in
+        TallyV1.State()
+      } dripper: { _ in
+        TallyV1()
+      }
       for amount in 1...3 { await host.pour(.add(amount), to: "k").finish() }
       _ = try await host.pour(.add(10), to: "k", id: "request")
       host.pour(.add(100), to: "j")
@@ -156,7 +169,11 @@ private func folderHost(
     }
     let host = try StationHost<String, TallyV2>(
       storage: .folder(scratch.path, codec: .json, schema: schema, node: "upgraded")
-    ) { _ in TallyV2.State() } dripper: { _ in TallyV2() }
+    ) { _ in
+      TallyV2.State()
+    } dripper: { _ in
+      TallyV2()
+    }
     #expect(try await host.state(of: "k") == TallyV2.State(count: 16, unit: "items"))
     #expect(try await host.state(of: "j") == TallyV2.State(count: 100, unit: "items"))
     #expect(try await host.pour(.add(10, unit: "items"), to: "k", id: "request").duplicate)

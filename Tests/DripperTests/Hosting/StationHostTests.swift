@@ -112,7 +112,9 @@ private func memoryHost(
         }.start()
       }
       for _ in 0..<64 { start.signal() }
-      await withCheckedContinuation { continuation in finished.notify(queue: .global()) { continuation.resume() } }
+      await withCheckedContinuation { continuation in
+        finished.notify(queue: .global()) { continuation.resume() }
+      }
       for task in tasks.withLock({ $0 }) { await task.finish() }
       #expect(try await host.state(of: "shared").balance == 64)
       #expect(host.counts.activations == 1)
@@ -161,7 +163,11 @@ private func memoryHost(
     let effects = TestClock()
     let busy = try StationHost<String, Account>(
       lifetime: HostLifetime(idleAfter: .seconds(10), time: .controlled(by: clock))
-    ) { _ in Account.State() } dripper: { _ in Account() } withDependencies: { _, values in
+    ) { _ in
+      Account.State()
+    } dripper: { _ in
+      Account()
+    } withDependencies: { _, values in
       values.clock = effects
     }
     busy.pour(.depositLater(5), to: "a")

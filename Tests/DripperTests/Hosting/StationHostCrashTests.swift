@@ -1,0 +1,55 @@
+import JournalCrashChild
+import Testing
+
+@testable import Dripper
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+@Suite struct StationHostCrashTests {
+  #if os(Linux)
+    /// Issue 51: a child process hosting a thousand keys, pouring requests with ids, is killed with
+    /// SIGKILL at random moments, again and again. Every request it saw acknowledged is in its
+    /// key, no request is applied twice, and the next child, sending the same ids again from the
+    /// start, is told they are duplicates: nothing the host's durability promised is lost.
+    @Test func killedWithAThousandKeysTheHostLosesNothingAcknowledged() async throws {
+      let scratch = ScratchDirectory()
+      let keys = 1_000
+      var acknowledged: [String: Set<Int>] = [:]
+      var generator = SystemRandomNumberGenerator()
+      for _ in 0..<scaled(10) {
+        guard let child = ChildProcess("JournalCrashChild", arguments: ["host", scratch.path, String(keys)])
+        else {
+          Issue.record("could not start JournalCrashChild beside the tests")
+          return
+        }
+        _ = child.readLines(waitingUpTo: 10_000)
+        usleep(UInt32.random(in: 100_000..<600_000, using: &generator))
+        child.killAndWait()
+        var lines = child.readLines(waitingUpTo: 0)
+        lines.removeAll { $0.split(separator: " ").count != 2 }
+        for line in lines {
+          let fields = line.split(separator: " ")
+          acknowledged[String(fields[0]), default: []].insert(Int(fields[1])!)
+        }
+      }
+      let host = try HostedTally.host(at: scratch.path, node: "check")
+      var checked = 0
+      for (key, numbers) in acknowledged {
+        let count = try await host.state(of: key).count
+        // The one request in flight as the child died may have been applied without its receipt.
+        #expect(count >= numbers.count, "\(key): \(numbers.count) requests acknowledged, \(count) applied")
+        #expect(count <= numbers.count + 1, "\(key): a request was applied twice")
+        if let number = numbers.min(), checked < 50 {
+          checked += 1
+          #expect(try await host.pour(.add, to: key, id: String(number)).duplicate)
+        }
+      }
+      #expect(acknowledged.count > keys / 2, "only \(acknowledged.count) keys were used")
+      await host.close()
+    }
+  #endif
+}
