@@ -19,6 +19,7 @@ func allRows(_ options: BenchmarkOptions) async -> [Row] {
   if options.includes("commit") { rows += await commitRows(options) }
   if options.includes("journal") { rows += await journalRows(options) }
   if options.includes("producers") { rows += await producerRows(options) }
+  if options.includes("hosting") { rows += await hostingRows(options) }
   return rows
 }
 
@@ -198,6 +199,11 @@ func profile(_ mode: String) async -> Bool {
     await last?.finish()
   case "awaited":
     for _ in 0..<n { await station.pour(.increase).finish() }
+  case "hostsync":
+    let host = counterHost(lifetime: HostLifetime(idleAfter: nil))
+    var last: PourTask?
+    for _ in 0..<n { last = host.pour(.increase, to: 1) }
+    await last?.finish()
   case "journalmemory", "journalfile":
     let journal =
       mode == "journalmemory"

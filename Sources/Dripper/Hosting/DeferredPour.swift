@@ -4,6 +4,7 @@
 /// Waiting on it waits until the pour is posted, then as a Station's pour task does. A pour whose
 /// key failed (its storage could not be read) was never reduced: waiting on it ends at once. A
 /// cancellation before the pour is posted cancels it as soon as it is.
+@usableFromInline
 final class DeferredPour: PourTaskHost {
   private enum Target {
     case waiting
@@ -71,16 +72,19 @@ final class DeferredPour: PourTaskHost {
       cancelled: nil)
   }
 
+  @usableFromInline
   func reduce(through number: PourNumber) async -> Bool {
     guard let task = await target() else { return false }
     return await task.host.reduce(through: task.number)
   }
 
+  @usableFromInline
   nonisolated(nonsending) func waitForPour(_ pour: PourNumber) async {
     guard let task = await target() else { return }
     await task.host.waitForPour(task.number)
   }
 
+  @usableFromInline
   func cancel(pour: PourNumber) {
     let posted = state.withLock { state -> PourTask? in
       state.cancelled = true
@@ -90,6 +94,7 @@ final class DeferredPour: PourTaskHost {
     posted?.cancel()
   }
 
+  @usableFromInline
   func isCancelled(pour: PourNumber) -> Bool {
     state.withLock { state in
       if case .posted(let task) = state.target { return task.isCancelled }

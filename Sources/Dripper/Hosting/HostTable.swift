@@ -18,7 +18,9 @@
 ///
 /// Generic over what it holds (a Station, a state value, a pour waiting) so that its tests drive it
 /// with plain values, synchronously.
+@usableFromInline
 struct HostTable<Key: Hashable, Resident, Stored, Pending> {
+  @usableFromInline
   enum Slot {
     /// Live, at `node` in the list of residents.
     case resident(Resident, node: Int)
@@ -29,6 +31,7 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
   }
 
   /// What a use of a key (a pour, a read) is to do.
+  @usableFromInline
   enum PourDecision {
     /// Post it to the resident Station, under the host's lock.
     case post(Resident)
@@ -42,23 +45,34 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
   }
 
   /// A node of the list of residents, most recently used first, linked by index.
+  @usableFromInline
   struct Node {
-    var key: Key
-    var previous = -1
-    var next = -1
+    @usableFromInline var key: Key
+    /// The key's Station, while it is resident.
+    @usableFromInline var resident: Resident?
+    @usableFromInline var previous = -1
+    @usableFromInline var next = -1
     /// When the key was last seen in use (a pour, a read, a sweep that found it busy), on the
     /// host's coarse clock (see ``use(_:at:isIdle:)``).
-    var lastUsed: Int64
+    @usableFromInline var lastUsed: Int64
     /// Observers and requests in flight: a pinned key is never passivated.
-    var pins = 0
+    @usableFromInline var pins = 0
+
+    @usableFromInline
+    init(key: Key, resident: Resident, lastUsed: Int64) {
+      self.key = key
+      self.resident = resident
+      self.lastUsed = lastUsed
+    }
   }
 
-  private(set) var slots: [Key: Slot] = [:]
-  private var nodes: [Node] = []
-  private var nodeOfKey: [Key: Int] = [:]
-  private var freeNodes: [Int] = []
-  private var head = -1
-  private var tail = -1
+  @usableFromInline private(set) var slots: [Key: Slot] = [:]
+  @usableFromInline var nodes: [Node] = []
+  /// The node of each resident key.
+  @usableFromInline var nodeOfKey: [Key: Int] = [:]
+  var freeNodes: [Int] = []
+  @usableFromInline var head = -1
+  @usableFromInline var tail = -1
   /// The most keys resident or activating before the least recently used idle ones are
   /// passivated.
   let maximumResident: Int
@@ -80,6 +94,17 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
   }
 
   // MARK: - Pours
+
+  /// Posts with `post` to `key`'s Station, the most recently used now, if it is resident: a pour's
+  /// whole way through the table, one lookup of the key.
+  @inlinable
+  mutating func postIfResident<Result>(_ key: Key, at now: Int64, _ post: (Resident) -> Result) -> Result? {
+    // The node's index, then the Station in the node: no copy of the key's slot, an enum whose
+    // copy cost more than the rest of the lookup.
+    guard let node = nodeOfKey[key], let resident = nodes[node].resident else { return nil }
+    touch(node, at: now)
+    return post(resident)
+  }
 
   /// A use of `key` at `now`: a pour, or a read of its Station; `isIdle` tells whether a resident
   /// Station has nothing to do, for choosing whom to evict. One lookup of the key for a resident
@@ -157,7 +182,7 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
   /// that waited, to post in order before releasing the lock.
   mutating func activated(_ key: Key, _ resident: Resident, at now: Int64 = 0) -> [Pending] {
     guard case .activating(let buffer)? = slots[key] else { return [] }
-    slots[key] = .resident(resident, node: link(key, at: now))
+    slots[key] = .resident(resident, node: link(key, resident, at: now))
     counts.activating -= 1
     counts.resident += 1
     counts.activations += 1
@@ -211,7 +236,7 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
     return resident
   }
 
-  private mutating func beginPassivation(of key: Key, _ resident: Resident) {
+  mutating func beginPassivation(of key: Key, _ resident: Resident) {
     unlink(key)
     slots[key] = .passivating(resident, buffer: [])
     counts.resident -= 1
@@ -223,7 +248,7 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
   /// releasing the lock.
   mutating func cancelPassivation(_ key: Key, at now: Int64) -> [Pending] {
     guard case .passivating(let resident, let buffer)? = slots[key] else { return [] }
-    slots[key] = .resident(resident, node: link(key, at: now))
+    slots[key] = .resident(resident, node: link(key, resident, at: now))
     counts.passivating -= 1
     counts.resident += 1
     return buffer
@@ -235,7 +260,7 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
   mutating func mayClose(_ key: Key, at now: Int64) -> (close: Bool, buffer: [Pending]) {
     guard case .passivating(let resident, let buffer)? = slots[key] else { return (false, []) }
     if buffer.isEmpty { return (true, []) }
-    slots[key] = .resident(resident, node: link(key, at: now))
+    slots[key] = .resident(resident, node: link(key, resident, at: now))
     counts.passivating -= 1
     counts.resident += 1
     return (false, buffer)
@@ -296,53 +321,5 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
       index = nodes[index].next
     }
     return keys
-  }
-
-  // MARK: - The list of residents
-
-  /// Moves a resident key, at `index`, to the front of the list: the most recently used.
-  private mutating func touch(_ index: Int, at now: Int64) {
-    nodes[index].lastUsed = now
-    guard index != head else { return }
-    detach(index)
-    attachAtHead(index)
-  }
-
-  /// Adds a key at the front of the list, used at `now`.
-  @discardableResult
-  private mutating func link(_ key: Key, at now: Int64) -> Int {
-    let index: Int
-    if let free = freeNodes.popLast() {
-      index = free
-      nodes[index] = Node(key: key, lastUsed: now)
-    } else {
-      index = nodes.count
-      nodes.append(Node(key: key, lastUsed: now))
-    }
-    nodeOfKey[key] = index
-    attachAtHead(index)
-    return index
-  }
-
-  private mutating func unlink(_ key: Key) {
-    guard let index = nodeOfKey.removeValue(forKey: key) else { return }
-    detach(index)
-    freeNodes.append(index)
-  }
-
-  private mutating func detach(_ index: Int) {
-    let (previous, next) = (nodes[index].previous, nodes[index].next)
-    if previous >= 0 { nodes[previous].next = next } else { head = next }
-    if next >= 0 { nodes[next].previous = previous } else { tail = previous }
-    nodes[index].previous = -1
-    nodes[index].next = -1
-  }
-
-  private mutating func attachAtHead(_ index: Int) {
-    nodes[index].previous = -1
-    nodes[index].next = head
-    if head >= 0 { nodes[head].previous = index }
-    head = index
-    if tail < 0 { tail = index }
   }
 }

@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-  import FoundationEssentials
+  public import FoundationEssentials
 #else
-  import Foundation
+  public import Foundation
 #endif
 
 /// What a ``StationHost`` says of a pour made with a request id: the number of the action in the
@@ -30,35 +30,47 @@ public struct PourReceipt: Sendable, Hashable, Codable, CustomStringConvertible 
 /// A key's state as its host keeps it: the feature's state, the number of actions it has reduced,
 /// the request ids it has applied lately, and its reminders. All of it is recorded and recovered,
 /// so that a retry after a crash is still known, and a reminder still fires.
+@usableFromInline
 struct HostedState<State: Sendable, Action: Sendable>: Sendable {
-  var value: State
+  @usableFromInline var value: State
   /// The actions the key has reduced: its journal's sequence number.
-  var sequence: UInt64 = 0
-  var requests: RequestWindow
-  var reminders: [String: PendingReminder<Action>] = [:]
+  @usableFromInline var sequence: UInt64 = 0
+  @usableFromInline var requests: RequestWindow
+  @usableFromInline var reminders: [String: PendingReminder<Action>] = [:]
 
+  @usableFromInline
   init(value: State, requestWindow: Int) {
     self.value = value
     self.requests = RequestWindow(capacity: requestWindow)
   }
 
   /// The earliest deadline of the key's reminders.
+  @usableFromInline
   var earliestReminder: Date? { reminders.values.lazy.map(\.deadline).min() }
 }
 
 /// A reminder a key has set, waiting for its deadline.
+@usableFromInline
 struct PendingReminder<Action: Sendable>: Sendable {
-  var deadline: Date
-  var action: Action
+  @usableFromInline var deadline: Date
+  @usableFromInline var action: Action
 }
 
 /// The request ids a key has applied lately, each with its receipt: the last `capacity` of them,
 /// the oldest forgotten first.
+@usableFromInline
 struct RequestWindow: Sendable, Equatable {
+  @usableFromInline
   struct Entry: Sendable, Equatable {
-    var sequence: UInt64
+    @usableFromInline var sequence: UInt64
     /// Who made the first request: a retry has another, and is told it was a duplicate.
-    var nonce: UInt64
+    @usableFromInline var nonce: UInt64
+
+    @usableFromInline
+    init(sequence: UInt64, nonce: UInt64) {
+      self.sequence = sequence
+      self.nonce = nonce
+    }
   }
 
   let capacity: Int
@@ -72,9 +84,11 @@ struct RequestWindow: Sendable, Equatable {
   }
 
   /// The entry of `id`, if it is in the window.
+  @usableFromInline
   subscript(id: String) -> Entry? { entries[id] }
 
   /// Adds `id`, forgetting the oldest id if the window is full.
+  @usableFromInline
   mutating func insert(_ id: String, _ entry: Entry) {
     entries[id] = entry
     if order.count < capacity {
@@ -91,6 +105,7 @@ struct RequestWindow: Sendable, Equatable {
 }
 
 /// What a key's Station is poured: the feature's actions, requests, and the reminders due.
+@usableFromInline
 enum HostedAction<Action: Sendable>: Sendable {
   /// An action of the feature: poured by a caller, or by the feature's effects.
   case action(Action)
@@ -101,21 +116,33 @@ enum HostedAction<Action: Sendable>: Sendable {
 }
 
 /// The feature a host runs for each key: its feature, with the request window and the reminders.
+///
+/// Inlinable, as a Station is: a host makes its keys' Stations where the feature's types are
+/// known, so that each reduction runs as code specialized for them.
+@usableFromInline
 struct HostedFeature<Base: Dripper>: Dripper {
-  typealias State = HostedState<Base.State, Base.Action>
-  typealias Action = HostedAction<Base.Action>
-  typealias Body = Never
+  @usableFromInline typealias State = HostedState<Base.State, Base.Action>
+  @usableFromInline typealias Action = HostedAction<Base.Action>
+  @usableFromInline typealias Body = Never
 
-  let base: Base
+  @usableFromInline let base: Base
   /// Told the key's earliest reminder whenever its reminders change, as the reduction runs.
-  let remindersChanged: (@Sendable (Date?) -> Void)?
+  @usableFromInline let remindersChanged: (@Sendable (Date?) -> Void)?
 
+  @usableFromInline
+  init(base: Base, remindersChanged: (@Sendable (Date?) -> Void)?) {
+    self.base = base
+    self.remindersChanged = remindersChanged
+  }
+
+  @inlinable
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     _build().reduce(&state, action)
   }
 
   /// The base built once, its reduction wrapped; the base's check of its children runs on the
   /// feature's part of the state.
+  @inlinable
   func _build() -> _Reduction<State, Action> {
     let built = base._build()
     let reduceBase = built.reduce
@@ -128,12 +155,20 @@ struct HostedFeature<Base: Dripper>: Dripper {
     }
     return _Reduction(
       reduce: { state, action in
-        Self.reduce(&state, action, base: reduceBase, remindersChanged: remindersChanged)
+        switch action {
+        case .action(let action):
+          state.sequence += 1
+          return Self.run(action, in: &state, base: reduceBase, remindersChanged: remindersChanged)
+        case .request, .fireDue:
+          return Self.reduceHosted(&state, action, base: reduceBase, remindersChanged: remindersChanged)
+        }
       },
       audit: audit)
   }
 
-  static func reduce(
+  /// A request or the reminders due: what the host adds to the feature.
+  @usableFromInline
+  static func reduceHosted(
     _ state: inout State, _ action: Action, base: (inout Base.State, Base.Action) -> Effect<Base.Action>,
     remindersChanged: (@Sendable (Date?) -> Void)?
   ) -> Effect<Action> {
@@ -161,13 +196,23 @@ struct HostedFeature<Base: Dripper>: Dripper {
   }
 
   /// Reduces a feature's action, taking the reminders its effect sets or cancels into the state.
-  private static func run(
+  @inlinable
+  static func run(
     _ action: Base.Action, in state: inout State,
     base: (inout Base.State, Base.Action) -> Effect<Base.Action>,
     remindersChanged: (@Sendable (Date?) -> Void)?
   ) -> Effect<Action> {
-    var effect = base(&state.value, action)
+    let effect = base(&state.value, action)
     if effect.isNone { return .none }
+    return embedded(effect, in: &state, remindersChanged: remindersChanged)
+  }
+
+  /// The feature's effect as the key's, its reminders taken into the state.
+  @usableFromInline
+  static func embedded(
+    _ effect: Effect<Base.Action>, in state: inout State, remindersChanged: (@Sendable (Date?) -> Void)?
+  ) -> Effect<Action> {
+    var effect = effect
     if effect.containsReminder {
       var reminders: [EffectReminder<Base.Action>] = []
       effect = effect.takingReminders(into: &reminders)

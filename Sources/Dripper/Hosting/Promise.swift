@@ -1,5 +1,6 @@
 /// A value given once, awaited by any number of tasks: the Station a host hands a read of a key
 /// once the key is resident.
+@usableFromInline
 final class Promise<Value: Sendable>: Sendable {
   private struct State {
     var value: Value?

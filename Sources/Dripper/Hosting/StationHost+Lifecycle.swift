@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -16,12 +15,7 @@ extension StationHost {
     switch storage {
     case .memory:
       let state = stored ?? HostedState(value: initialState(key), requestWindow: requestWindow)
-      let station = KeyStation(initialState: state) {
-        hostedFeature(of: key)
-      } withDependencies: { values in
-        self.prepare(&values, for: key)
-      }
-      activated(key, Resident(station: station, journal: nil), recovered: false)
+      activated(key, Resident(station: stations.make(self, key, state), journal: nil), recovered: false)
     case .folder(let folder):
       activity.begin()
       DispatchQueue.global().async { [self] in
@@ -35,12 +29,14 @@ extension StationHost {
   }
 
   /// The feature of `key`, telling the host of its reminders.
+  @usableFromInline
   func hostedFeature(of key: Key) -> Hosted {
     let reminders = self.reminders
     return HostedFeature(base: makeFeature(key)) { date in reminders.changed(key, date) }
   }
 
   /// A key's dependencies: the user's, and its diagnostics sent to the observer.
+  @usableFromInline
   func prepare(_ values: inout DependencyValues, for key: Key) {
     prepareDependencies(key, &values)
     if let report = observer.diagnostic {
@@ -60,13 +56,8 @@ extension StationHost {
       directory: path, durability: folder.durability, snapshotEvery: folder.snapshotEvery, hashing: nil,
       codec: hostedCodec!, schema: hostedSchema!, limits: .standard)
     do {
-      let station = try KeyStation.recovering(
-        from: journal, initialState: HostedState(value: initialState(key), requestWindow: requestWindow)
-      ) {
-        hostedFeature(of: key)
-      } withDependencies: { values in
-        self.prepare(&values, for: key)
-      }
+      let station = try stations.recover(
+        self, key, journal, HostedState(value: initialState(key), requestWindow: requestWindow))
       let recovered = (journal.recovery?.lastSequence ?? 0) > 0 || journal.recovery?.snapshotSequence != nil
       return .success((Resident(station: station, journal: journal), recovered))
     } catch {
@@ -80,7 +71,7 @@ extension StationHost {
       Self.post(table.activated(key, resident, at: activity.tick), to: resident, of: key, in: &table)
     }
     handed.deliver(resident.station)
-    if recovered { extraCounts.withLock { $0.recoveries += 1 } }
+    if recovered { recoveries.add(1, ordering: .relaxed) }
     observer.activated?(key)
     reportCounts()
   }
@@ -214,7 +205,7 @@ extension StationHost {
   /// Passivates every key and stops the timer; pours after it are refused. Returns once every key
   /// is closed: a key kept in a folder has its snapshot written and its journal closed.
   public func close() async {
-    extraCounts.withLock { $0.closed = true }
+    isClosed.store(true, ordering: .relaxed)
     timer.withLock { $0 }?.cancel()
     while true {
       let residents = table.withLock { table in
@@ -230,210 +221,6 @@ extension StationHost {
     }
     if let error = reminders.close() {
       StandardError.print("dripper: the host's reminders were not closed: \(error)")
-    }
-  }
-}
-
-// MARK: - Time
-
-extension StationHost {
-  /// Starts the timer again for the next thing due: a sweep of the residents, or a reminder; a
-  /// timer already waiting is cancelled.
-  ///
-  /// On a test clock, the timer's task runs on an executor the clock watches, as a watched
-  /// Station's effects do: the clock waits for what the timer does when it wakes (a sweep, the
-  /// passivations it starts, reminders poured) before it moves time again, so a test that advances
-  /// the clock sees every sweep and reminder due in between, in order.
-  func restartTimer() {
-    guard !extraCounts.withLock({ $0.closed }) else { return }
-    let clock = lifetime.time.clock
-    let task = spawn { [weak self] in
-      guard let delay = self?.planTimer() else { return }
-      if delay > 0 { try? await clock.sleep(for: .seconds(delay)) }
-      guard !Task.isCancelled else { return }
-      await self?.timerFired()
-    }
-    timer.withLock { timer in
-      timer?.cancel()
-      timer = task
-    }
-  }
-
-  /// When the timer wakes next, from now: the next sweep or reminder, whichever is first.
-  private func planTimer() -> Double {
-    let now = lifetime.time.now()
-    let sweepAt = activity.nextSweep(after: now, every: lifetime.sweepInterval)
-    let wakeAt = min(sweepAt, reminders.nextDeadline ?? sweepAt)
-    let delay = wakeAt.timeIntervalSince(now)
-    if delay > 0 { activity.timerAsleep(until: wakeAt) } else { activity.timerAwake() }
-    return delay
-  }
-
-  /// Starts a task of the host's: on the executor its test clock watches, tracked, if it has one.
-  @discardableResult
-  func spawn(_ body: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
-    guard let executor = watcher else { return Task { await body() } }
-    return Task(executorPreference: executor) {
-      await WatchedTask.$current.withValue(WatchedTask(executor: executor, slot: 0)) {
-        executor.taskBegan(0)
-        await body()
-        executor.taskEnded(effectEnded: false)
-      }
-    }
-  }
-
-  /// What the clock made due: a sweep that passivates idle keys, reminders to pour.
-  private func timerFired() async {
-    activity.timerAwake()
-    let now = lifetime.time.now()
-    let tick = activity.advanceTick(to: now)
-    if activity.takeSweep(at: now, every: lifetime.sweepInterval) {
-      // The coarse clock of uses lags by up to an interval: a key idle that much longer is
-      // passivated, never one idle for less than `idleAfter`.
-      let idleAfter = lifetime.idleAfter.map { Int64(($0 + lifetime.sweepInterval).seconds * 1_000) } ?? .max
-      let idle = table.withLock { table in
-        table.sweep(at: tick, idleAfter: idleAfter) { Self.isIdle($0) }
-      }
-      passivate(idle, reason: .idle)
-    }
-    for key in reminders.takeDue(at: now) {
-      if pour(.fireDue(now), to: key).failure != nil {
-        reminders.retry(key, at: now.addingTimeInterval(lifetime.retryFailedAfter.seconds))
-      }
-    }
-    restartTimer()
-  }
-
-  /// Returns once every activation and passivation under way has ended and the host's timer has
-  /// done what its clock made due: what a test awaits after advancing a ``TestClock`` that
-  /// drives the host (see ``HostTime/controlled(by:startingAt:)``).
-  ///
-  /// ```swift
-  /// await clock.advance(by: .seconds(60))
-  /// await host.settle()
-  /// #expect(host.counts.resident == 0)
-  /// ```
-  public func settle() async {
-    await activity.waitUntilSettled(now: lifetime.time.now)
-  }
-}
-
-extension Duration {
-  /// The duration in seconds.
-  var seconds: Double {
-    let (seconds, attoseconds) = components
-    return Double(seconds) + Double(attoseconds) / 1e18
-  }
-
-  static func / (lhs: Duration, rhs: Duration) -> Double { lhs.seconds / rhs.seconds }
-}
-
-/// What a host has under way: activations and passivations in flight, and when its timer sleeps
-/// until, so that ``StationHost/settle()`` knows when nothing is left to happen now.
-final class HostActivity: Sendable {
-  private struct State {
-    var inFlight = 0
-    var asleepUntil: Date?
-    var nextSweep: Date?
-    var waiters = ParkedWaiters<Void>()
-  }
-
-  private let state = Lock(State())
-  /// When the host started, on its wall time: the origin of ``tick``.
-  private let start: Date
-  private let ticks = Atomic<Int64>(0)
-
-  init(start: Date) {
-    self.start = start
-  }
-
-  /// The host's coarse clock: milliseconds from its start to its timer's last wake. One relaxed
-  /// load, which a pour can afford where a clock's reading would double its cost.
-  var tick: Int64 { ticks.load(ordering: .relaxed) }
-
-  /// Moves the coarse clock to `now`; returns it.
-  func advanceTick(to now: Date) -> Int64 {
-    let tick = Int64((now.timeIntervalSince(start) * 1_000).rounded(.down))
-    ticks.max(tick, ordering: .relaxed)
-    return ticks.load(ordering: .relaxed)
-  }
-
-  func begin() { state.withLock { $0.inFlight += 1 } }
-
-  func end() {
-    let waiters = state.withLock { state in
-      state.inFlight -= 1
-      return state.waiters.takeAll()
-    }
-    for waiter in waiters { waiter.resume() }
-  }
-
-  func timerAsleep(until date: Date) {
-    let waiters = state.withLock { state in
-      state.asleepUntil = date
-      return state.waiters.takeAll()
-    }
-    for waiter in waiters { waiter.resume() }
-  }
-
-  func timerAwake() { state.withLock { $0.asleepUntil = nil } }
-
-  /// When the next sweep is due, `every` after the last.
-  func nextSweep(after now: Date, every interval: Duration) -> Date {
-    state.withLock { state in
-      if let next = state.nextSweep { return next }
-      let next = now.addingTimeInterval(interval.seconds)
-      state.nextSweep = next
-      return next
-    }
-  }
-
-  /// Whether a sweep is due at `now`; if so, the next is scheduled.
-  func takeSweep(at now: Date, every interval: Duration) -> Bool {
-    state.withLock { state in
-      guard let next = state.nextSweep, next <= now else { return false }
-      var following = next.addingTimeInterval(interval.seconds)
-      if following <= now { following = now.addingTimeInterval(interval.seconds) }
-      state.nextSweep = following
-      return true
-    }
-  }
-
-  /// Waits until nothing is in flight and the timer sleeps until after `now()`.
-  func waitUntilSettled(now: @escaping @Sendable () -> Date) async {
-    while true {
-      await parked(
-        issue: { state.withLock { $0.waiters.issue() } },
-        park: { ticket, continuation in
-          state.withLock { state in
-            let settled = state.inFlight == 0 && (state.asleepUntil.map { $0 > now() } ?? false)
-            return state.waiters.park(ticket, continuation, unless: settled ? () : nil, cancelled: ())
-          }
-        },
-        cancel: { ticket in state.withLock { $0.waiters.cancel(ticket) } },
-        cancelled: ())
-      if Task.isCancelled { return }
-      let done = state.withLock { state in
-        state.inFlight == 0 && (state.asleepUntil.map { $0 > now() } ?? false)
-      }
-      if done { return }
-    }
-  }
-
-  /// Waits until nothing is in flight.
-  func waitUntilNothingIsUnderWay() async {
-    while !Task.isCancelled {
-      let idle = state.withLock { $0.inFlight == 0 }
-      if idle { return }
-      await parked(
-        issue: { state.withLock { $0.waiters.issue() } },
-        park: { ticket, continuation in
-          state.withLock { state in
-            state.waiters.park(ticket, continuation, unless: state.inFlight == 0 ? () : nil, cancelled: ())
-          }
-        },
-        cancel: { ticket in state.withLock { $0.waiters.cancel(ticket) } },
-        cancelled: ())
     }
   }
 }

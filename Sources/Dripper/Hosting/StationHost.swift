@@ -1,3 +1,5 @@
+public import Synchronization
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -49,25 +51,56 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
   /// An action of one key.
   public typealias Action = Feature.Action
 
-  typealias Hosted = HostedFeature<Feature>
-  typealias KeyStation = Station<Hosted.State, Hosted.Action>
-  typealias KeyJournal = DurableJournal<Hosted.State, Hosted.Action>
+  @usableFromInline typealias Hosted = HostedFeature<Feature>
+  @usableFromInline typealias KeyStation = Station<Hosted.State, Hosted.Action>
+  @usableFromInline typealias KeyJournal = DurableJournal<Hosted.State, Hosted.Action>
 
   /// A key's live Station, and its journal when it is kept in a folder.
+  @usableFromInline
   struct Resident: Sendable {
-    let station: KeyStation
-    let journal: KeyJournal?
+    @usableFromInline let station: KeyStation
+    @usableFromInline let journal: KeyJournal?
+
+    @usableFromInline
+    init(station: KeyStation, journal: KeyJournal?) {
+      self.station = station
+      self.journal = journal
+    }
   }
 
   /// What waits for a key that has no live Station: a pour, or a read of the Station.
+  @usableFromInline
   enum Waiting: Sendable {
     case pour(HostedAction<Action>, DeferredPour)
     case use(Promise<Result<KeyStation, HostError>>, pinning: Bool)
   }
 
-  typealias Table = HostTable<Key, Resident, Hosted.State, Waiting>
+  @usableFromInline typealias Table = HostTable<Key, Resident, Hosted.State, Waiting>
 
-  let table: Lock<Table>
+  /// How a key's Station is made: in memory from a state, or recovered from its journal. Made
+  /// where the host is made, where the feature's types are known, so that the Stations run
+  /// specialized code.
+  @usableFromInline
+  struct StationMaker: Sendable {
+    @usableFromInline let make: @Sendable (StationHost, Key, Hosted.State) -> KeyStation
+    @usableFromInline let recover:
+      @Sendable (StationHost, Key, KeyJournal, Hosted.State) throws(JournalError) -> KeyStation
+
+    @usableFromInline
+    init(
+      make: @escaping @Sendable (StationHost, Key, Hosted.State) -> KeyStation,
+      recover:
+        @escaping @Sendable (StationHost, Key, KeyJournal, Hosted.State) throws(JournalError) -> KeyStation
+    ) {
+      self.make = make
+      self.recover = recover
+    }
+  }
+
+  @usableFromInline let table: Lock<Table>
+  @usableFromInline let stations: StationMaker
+  /// Whether the host is closed: pours are refused.
+  @usableFromInline let isClosed = Atomic<Bool>(false)
   let storage: HostStorage<State, Action>.Kind
   let lifetime: HostLifetime
   let requestWindow: Int
@@ -76,12 +109,12 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
   let makeFeature: @Sendable (Key) -> Feature
   let prepareDependencies: @Sendable (Key, inout DependencyValues) -> Void
   let reminders: HostReminders<Key>
-  let activity: HostActivity
+  @usableFromInline let activity: HostActivity
   let timer = Lock<Task<Void, Never>?>(nil)
   /// The executor of the host's own tasks when its clock is a test clock, which then waits for
   /// them (see ``restartTimer()``).
   let watcher: WatchedExecutor?
-  let extraCounts = Lock<(recoveries: Int, closed: Bool)>((0, false))
+  let recoveries = Atomic<Int>(0)
   /// The envelope of a folder's keys, made once.
   let hostedCodec: JournalCodec<Hosted.State, Hosted.Action>?
   let hostedSchema: JournalSchema<Hosted.State, Hosted.Action>?
@@ -98,7 +131,8 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
   ///   - prepareDependencies: A key's dependencies, from those in force where the host is made.
   /// - Throws: ``HostError`` when the folder cannot be made, or its reminders read (another
   ///   process holds them: give each host sharing a folder its own `node`).
-  public init(
+  @inlinable
+  public convenience init(
     storage: HostStorage<State, Action> = .inMemory, lifetime: HostLifetime = HostLifetime(),
     requestWindow: Int = 1_000, observer: StationHostObserver<Key> = StationHostObserver(),
     initialState: @escaping @Sendable (Key) -> State, dripper: @escaping @Sendable (Key) -> Feature,
@@ -106,6 +140,37 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
       _, _ in
     }
   ) throws(HostError) {
+    let stations = StationMaker(
+      make: { host, key, state in
+        let feature = host.hostedFeature(of: key)
+        return Station(initialState: state) {
+          feature
+        } withDependencies: {
+          host.prepare(&$0, for: key)
+        }
+      },
+      recover: { host, key, journal, initial throws(JournalError) in
+        let feature = host.hostedFeature(of: key)
+        return try Station.recovering(from: journal, initialState: initial) {
+          feature
+        } withDependencies: {
+          host.prepare(&$0, for: key)
+        }
+      })
+    try self.init(
+      storage: storage, lifetime: lifetime, requestWindow: requestWindow, observer: observer,
+      initialState: initialState, dripper: dripper, withDependencies: prepareDependencies, stations: stations)
+  }
+
+  @usableFromInline
+  init(
+    storage: HostStorage<State, Action>, lifetime: HostLifetime, requestWindow: Int,
+    observer: StationHostObserver<Key>, initialState: @escaping @Sendable (Key) -> State,
+    dripper: @escaping @Sendable (Key) -> Feature,
+    withDependencies prepareDependencies: @escaping @Sendable (Key, inout DependencyValues) -> Void,
+    stations: StationMaker
+  ) throws(HostError) {
+    self.stations = stations
     self.storage = storage.kind
     self.lifetime = lifetime
     self.requestWindow = max(1, requestWindow)
@@ -148,9 +213,17 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
   /// Never blocks and never suspends. Await the returned task for the reduction and every effect
   /// it started. A key whose storage failed does not reduce it: the task ends at once, and the
   /// failure is reported as a ``Diagnostic`` (``pour(_:to:id:)`` throws it instead).
+  @inlinable
   @discardableResult
   public func pour(_ action: Action, to key: Key) -> PourTask {
-    pour(.action(action), to: key).task
+    // To a resident key, the whole way is here, specialized for the feature's types: a lookup of
+    // the key and a post to its Station, under the host's lock, in the order pours are made.
+    // A closed host has no resident key: the slow way refuses the pour.
+    let tick = activity.tick
+    let posted = table.withLock { table in
+      table.postIfResident(key, at: tick) { $0.station.pour(.action(action)) }
+    }
+    return posted ?? pour(.action(action), to: key).task
   }
 
   /// Pours `action` into `key` once per `id`, and returns after its reduction with its receipt:
@@ -186,8 +259,9 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
   }
 
   /// Pours a hosted action; the task, and the failure when it was refused at once.
+  @usableFromInline
   func pour(_ action: HostedAction<Action>, to key: Key) -> (task: PourTask, failure: HostError?) {
-    if extraCounts.withLock({ $0.closed }) {
+    if isClosed.load(ordering: .relaxed) {
       let refusal = HostError.refused(key: key.stationKeyText, reason: "the host is closed")
       return (Self.failedTask(refusal), refusal)
     }
@@ -234,137 +308,5 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
     let deferred = DeferredPour()
     deferred.failed(failure)
     return deferred.task
-  }
-
-  // MARK: - Reading and observing
-
-  /// The key's state, once every action poured into it before this read has been reduced. A key
-  /// not resident is activated to be read.
-  ///
-  /// - Throws: ``HostError`` when the key's storage failed, or the host is closed.
-  public func state(of key: Key) async throws(HostError) -> State {
-    let station = try await useStation(of: key, pinning: false)
-    return await station.state.value
-  }
-
-  /// The key's states as they change, the latest when asked, as ``Station/states`` gives them. While
-  /// the stream is read the key stays resident (it is not idle); it ends when the host closes.
-  ///
-  /// ```swift
-  /// for await cart in host.states(of: "cart-7") { render(cart) }
-  /// ```
-  public func states(of key: Key) -> AsyncStream<State> {
-    let (stream, continuation) = AsyncStream.makeStream(of: State.self, bufferingPolicy: .bufferingNewest(1))
-    let forwarding = Task { [self] in
-      guard let station = try? await useStation(of: key, pinning: true) else { return continuation.finish() }
-      defer { table.withLock { $0.unpin(key, at: activity.tick) } }
-      for await state in station.states {
-        continuation.yield(state.value)
-      }
-      continuation.finish()
-    }
-    continuation.onTermination = { _ in forwarding.cancel() }
-    return stream
-  }
-
-  /// Waits until the key's pours have been reduced and their effects have ended; returns at once
-  /// for a key that is not resident (it has no effect running).
-  public func finish(_ key: Key) async {
-    guard let station = table.withLock({ $0.resident(key) })?.station else { return }
-    await station.reducePending()
-    await station.waitForEffectsToEnd()
-  }
-
-  /// Cancels every effect of the key, if it is resident.
-  public func cancelEffects(of key: Key) {
-    table.withLock { $0.resident(key) }?.station.cancelEffects()
-  }
-
-  /// What the host holds and has done, now.
-  public var counts: HostCounts {
-    let table = self.table.withLock { $0.counts }
-    let (recoveries, _) = extraCounts.withLock { $0 }
-    let reminders = self.reminders.counts
-    var counts = HostCounts()
-    counts.resident = table.resident
-    counts.activating = table.activating
-    counts.passivating = table.passivating
-    counts.passive = table.passive
-    counts.failed = table.failed
-    counts.activations = table.activations
-    counts.recoveries = recoveries
-    counts.passivations = table.passivations
-    counts.evictions = table.evictions
-    counts.remindersPending = reminders.pending
-    counts.remindersFired = reminders.fired
-    return counts
-  }
-
-  /// The keys resident now, the most recently used first.
-  public var residentKeys: [Key] {
-    table.withLock { $0.residentKeys }
-  }
-
-  /// The key's Station, made if it is not resident, pinned (kept resident) if `pinning`.
-  func useStation(of key: Key, pinning: Bool) async throws(HostError) -> KeyStation {
-    if extraCounts.withLock({ $0.closed }) {
-      throw .refused(key: key.stationKeyText, reason: "the host is closed")
-    }
-    let promise = Promise<Result<KeyStation, HostError>>()
-    let decision = table.withLock { table -> Table.PourDecision in
-      let decision = table.use(key, at: activity.tick, isIdle: Self.isIdle)
-      switch decision {
-      case .post(let resident):
-        if pinning { _ = table.pin(key) }
-        promise.fulfill(.success(resident.station))
-      case .buffer, .activate:
-        table.buffer(.use(promise, pinning: pinning), for: key)
-      case .fail(let error):
-        promise.fulfill(.failure(.storage(key: key.stationKeyText, error)))
-      }
-      return decision
-    }
-    if case .activate(let stored, let evicting) = decision {
-      activate(key, from: stored)
-      passivate(evicting, reason: .evicted)
-    }
-    guard let result = await promise.value else {
-      throw .refused(key: key.stationKeyText, reason: "the read was cancelled")
-    }
-    return try result.get()
-  }
-
-  /// Makes the folder and opens its index of reminders.
-  static func openIndex(of folder: FolderStorage<State, Action>) throws(HostError) -> DurableValue<
-    ReminderIndex
-  > {
-    for path in [folder.path, folder.path + "/keys", folder.path + "/reminders"] {
-      if let failure = AtomicFile.makeDirectory(path) {
-        throw .refused(key: "", reason: "\(path): \(failure.reason)")
-      }
-    }
-    let directory = folder.path + "/reminders/" + KeyFolder.name(of: folder.node)
-    do {
-      return try DurableValue(
-        DurableJournal(directory: directory, snapshotEvery: 1_000, codec: ReminderIndex.codec),
-        initialState: [:], feature: ReminderIndex())
-    } catch {
-      throw .refused(key: "", reason: "the host's reminders: \(error)")
-    }
-  }
-
-  /// Whether a resident key has nothing to do: no action waiting, no effect.
-  static func isIdle(_ resident: Resident) -> Bool {
-    resident.station.hasNothingToDo
-  }
-}
-
-extension Station {
-  /// Whether no action waits in the mailbox and no effect runs or waits: what makes a host's key
-  /// idle.
-  var hasNothingToDo: Bool {
-    guard let handler = rootHandler else { return true }
-    return handler.mailbox.poured.load(ordering: .relaxed) == handler.taken.load(ordering: .relaxed)
-      && handler.effects.snapshot.isIdle
   }
 }

@@ -1,17 +1,23 @@
 extension DurableJournal {
   /// The recording a recovered Station runs: each entry, and a snapshot every `snapshotEvery`.
+  ///
+  /// Inlinable, so that the recording around the feature is specialized where the Station is made.
+  @inlinable
   func recording<D: Dripper<State, Action>>(_ dripper: D, to journal: Journal) -> some Dripper<State, Action>
   {
-    guard let file = journal.file else { preconditionFailure("a durable journal is a file") }
-    let every = snapshotEvery
-    return _RecordingModifier(
+    _RecordingModifier(
       base: dripper, journal: journal, stateHash: stateHash, encode: codec.encodeAction,
-      recorded: { [self] sequence, state in
-        guard sequence % every == 0 else { return [] }
-        file.snapshot { self.snapshot(of: state, at: sequence) }
-        // Written by now if each action is synced; else the next append reports a refusal.
-        return file.takeNotes().map { Diagnostic(.other, $0) }
-      })
+      recorded: { [self] sequence, state in recorded(sequence, state, in: journal) })
+  }
+
+  /// Told of each entry recorded: every `snapshotEvery`, a snapshot of the state it left, written
+  /// once the entries before it are synced. Returns what the Station is to be told.
+  @usableFromInline
+  func recorded(_ sequence: UInt64, _ state: State, in journal: Journal) -> [Diagnostic] {
+    guard sequence % snapshotEvery == 0, let file = journal.file else { return [] }
+    file.snapshot { self.snapshot(of: state, at: sequence) }
+    // Written by now if each action is synced; else the next append reports a refusal.
+    return file.takeNotes().map { Diagnostic(.other, $0) }
   }
 
   /// Writes a snapshot of `state`, the state after entry `sequence`, unless recovery could not

@@ -36,9 +36,9 @@ public final class DurableJournal<State: Sendable, Action: Sendable>: Sendable {
   public let directory: String
   let durability: JournalDurability
   let snapshotEvery: UInt64
-  let codec: JournalCodec<State, Action>
+  @usableFromInline let codec: JournalCodec<State, Action>
   let schema: JournalSchema<State, Action>
-  let stateHash: StateHash<State>?
+  @usableFromInline let stateHash: StateHash<State>?
   /// What recovery reads, and so what is written.
   let limits: JournalLimits
   let opened = Lock<(journal: Journal?, recovery: JournalRecovery?)>((nil, nil))
@@ -131,6 +131,7 @@ public final class DurableJournal<State: Sendable, Action: Sendable>: Sendable {
   /// What an older schema wrote is migrated, then written again as a snapshot of the current one,
   /// and the journal starts again under it. Nothing is written before everything has been read:
   /// an error leaves the files as they were.
+  @usableFromInline
   func recover(
     initialState: () -> State, dripper: some Dripper<State, Action>,
     prepare: (inout DependencyValues) -> Void

@@ -13,6 +13,7 @@ extension Station {
   ///
   /// - Throws: ``JournalError`` when the folder, the snapshot or the journal cannot be read, is
   ///   corrupt, or an entry does not decode; nothing on disk has changed then.
+  @inlinable
   public static func recovering<D: Dripper<State, Action>>(
     from durable: DurableJournal<State, Action>,
     initialState: @autoclosure () -> State,
@@ -20,22 +21,31 @@ extension Station {
     @DripperBuilder<State, Action> dripper: () -> D,
     withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in }
   ) throws(JournalError) -> Station<State, Action> {
+    // Inlinable, so that the Station is made where its types are known: its reductions then run
+    // as code specialized for them, as a Station made with `init` does.
     let feature = dripper()
     let (state, journal) = try durable.recover(
       initialState: initialState, dripper: feature, prepare: prepareDependencies)
     let station = Station(
       initialState: state, observers: observers, dripper: { durable.recording(feature, to: journal) },
       withDependencies: prepareDependencies)
-    if let recovery = durable.recovery, let handler = station.rootHandler {
-      if let torn = recovery.tornTail { handler.report(Diagnostic(.other, torn)) }
-      if let divergence = recovery.divergence {
-        handler.report(
-          Diagnostic(
-            .other,
-            "the state recovered from \(durable.directory) differs from the one its journal recorded at entry "
-              + "\(divergence.sequence) (\(divergence.action)); the diff is in the recovery's divergence"))
-      }
-    }
+    durable.reportRecovery(to: station)
     return station
+  }
+}
+
+extension DurableJournal {
+  /// Reports what the last recovery found worth saying to the Station it made.
+  @usableFromInline
+  func reportRecovery(to station: Station<State, Action>) {
+    guard let recovery, let handler = station.rootHandler else { return }
+    if let torn = recovery.tornTail { handler.report(Diagnostic(.other, torn)) }
+    if let divergence = recovery.divergence {
+      handler.report(
+        Diagnostic(
+          .other,
+          "the state recovered from \(directory) differs from the one its journal recorded at entry "
+            + "\(divergence.sequence) (\(divergence.action)); the diff is in the recovery's divergence"))
+    }
   }
 }

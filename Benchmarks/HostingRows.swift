@@ -1,0 +1,191 @@
+import Dripper
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The counter the hosting rows run for many keys: the core counter, `Codable` for a folder.
+struct KeyCounter: Dripper {
+  struct State: Sendable, Codable { var count = 0 }
+  enum Action: Sendable, Codable { case increase }
+
+  var body: some DripperOf<Self> {
+    Drip { state, _ in
+      state.count &+= 1
+      return .none
+    }
+  }
+}
+
+/// A ``StationHost``: a pour to a resident key against a pour into a Station, an activation
+/// against making a Station, a recovery as the keys on disk double.
+func hostingRows(_ options: BenchmarkOptions) async -> [Row] {
+  let group = "hosting: `swift run -c release dripper-bench --filter hosting`"
+  var rows: [Row] = []
+  let host = counterHost(lifetime: HostLifetime(idleAfter: nil, maximumResident: 1_000_000))
+  await host.pour(.increase, to: 1).finish()
+
+  // Synchronous pours to one resident key, and into a Station.
+  let m = options.operations(1_000_000)
+  let synchronous = await measureInterleaved(
+    options, operations: m,
+    [
+      {
+        let station = Station(initialState: KeyCounter.State()) { KeyCounter() }
+        var last: PourTask?
+        for _ in 0..<m { last = station.pour(.increase) }
+        await last?.finish()
+      },
+      {
+        var last: PourTask?
+        for _ in 0..<m { last = host.pour(.increase, to: 1) }
+        await last?.finish()
+      },
+    ])
+  let direct = "synchronous pours into a Station"
+  rows.append(Row(group: group, name: direct, nanoseconds: synchronous[0]))
+  rows.append(
+    Row(
+      group: group, name: "synchronous pours to a resident key through a host", nanoseconds: synchronous[1],
+      baseline: direct, target: 1.5, bound: 4))
+
+  // Awaited pours, one at a time.
+  let a = options.operations(100_000)
+  let station = Station(initialState: KeyCounter.State()) { KeyCounter() }
+  let awaited = await measureInterleaved(
+    options, operations: a,
+    [
+      { for _ in 0..<a { await station.pour(.increase).finish() } },
+      { for _ in 0..<a { await host.pour(.increase, to: 1).finish() } },
+    ])
+  let awaitedDirect = "an awaited pour into a Station"
+  rows.append(Row(group: group, name: awaitedDirect, nanoseconds: awaited[0]))
+  rows.append(
+    Row(
+      group: group, name: "an awaited pour to a resident key through a host", nanoseconds: awaited[1],
+      baseline: awaitedDirect, target: 1.5, bound: 4))
+
+  // Activating a passivated in-memory key (and pouring into it), against making a Station: the
+  // keys are made and passivated untimed, then one pour each activates them.
+  let k = options.operations(20_000)
+  var best = (making: Double.infinity, activating: Double.infinity)
+  var nextKey = 1_000
+  for _ in 0..<(options.quick ? 1 : 5) {
+    var stations: [StationOf<KeyCounter>] = []
+    stations.reserveCapacity(k)
+    var start = nanoseconds()
+    for _ in 0..<k {
+      let station = Station(initialState: KeyCounter.State()) { KeyCounter() }
+      station.pour(.increase)
+      stations.append(station)
+    }
+    await stations.last?.reducePending()
+    best.making = min(best.making, Double(nanoseconds() - start) / Double(k))
+    stations = []
+    let keys = nextKey..<(nextKey + k)
+    nextKey += k
+    for key in keys { host.pour(.increase, to: key) }
+    for key in keys { await host.passivate(key) }
+    start = nanoseconds()
+    var last: PourTask?
+    for key in keys { last = host.pour(.increase, to: key) }
+    await last?.finish()
+    best.activating = min(best.activating, Double(nanoseconds() - start) / Double(k))
+  }
+  let made = "making a Station and pouring into it"
+  rows.append(Row(group: group, name: made, nanoseconds: best.making))
+  rows.append(
+    Row(
+      group: group, name: "activating a passivated in-memory key and pouring into it",
+      nanoseconds: best.activating, baseline: made, target: 3, bound: 8))
+
+  rows += await recoveryRows(options, group: group)
+  await host.close()
+  return rows
+}
+
+/// The recovery of a key kept on disk, as the keys on disk double: it reads that key's folder,
+/// whatever the others.
+private func recoveryRows(_ options: BenchmarkOptions, group: String) async -> [Row] {
+  let sizes = [10_000, 20_000, 40_000].map(options.operations)
+  let sample = options.operations(2_000)
+  let directory = hostScratch()
+  defer { removeTree(directory) }
+  var made = 0
+  var times: [Double] = []
+  for size in sizes {
+    // Keys made with a host and closed: each a folder with a snapshot.
+    let writer = counterHost(
+      storage: .folder(directory, codec: .json, durability: .everyActions(1_000)),
+      lifetime: HostLifetime(idleAfter: nil, maximumResident: 1_000))
+    for key in made..<size { writer.pour(.increase, to: key) }
+    await writer.close()
+    made = size
+    let reader = counterHost(
+      storage: .folder(directory, codec: .json, durability: .everyActions(1_000)),
+      lifetime: HostLifetime(idleAfter: nil, maximumResident: 1_000_000))
+    let stride = max(1, size / sample)
+    let keys = Array(Swift.stride(from: 0, to: size, by: stride).prefix(sample))
+    let start = nanoseconds()
+    for key in keys { _ = try? await reader.state(of: key) }
+    times.append(Double(nanoseconds() - start) / Double(keys.count))
+    await reader.close()
+  }
+  let smallest = "recovering a key kept on disk, \(sizes[0]) keys on disk"
+  return [Row(group: group, name: smallest, nanoseconds: times[0])]
+    + zip(sizes, times).dropFirst().map { size, time in
+      Row(
+        group: group, name: "recovering a key kept on disk, \(size) keys on disk", nanoseconds: time,
+        baseline: smallest, target: 1.5, bound: 4)
+    }
+}
+
+/// A host of counters.
+func counterHost(
+  storage: HostStorage<KeyCounter.State, KeyCounter.Action> = .inMemory, lifetime: HostLifetime
+) -> StationHost<Int, KeyCounter> {
+  do {
+    return try StationHost(storage: storage, lifetime: lifetime) { _ in
+      KeyCounter.State()
+    } dripper: { _ in
+      KeyCounter()
+    }
+  } catch {
+    fatalError("dripper-bench: no host: \(error)")
+  }
+}
+
+/// A folder for the hosting rows: in `/dev/shm` where there is one, so that the rows measure the
+/// host, not the disk's syncs.
+private func hostScratch() -> String {
+  var status = stat()
+  let base =
+    stat("/dev/shm", &status) == 0 ? "/dev/shm" : (getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp")
+  var template = Array("\(base)/dripper-host-bench-XXXXXX".utf8CString)
+  guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+    fatalError("dripper-bench: could not make a directory in \(base)")
+  }
+  return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+/// Removes a folder and everything in it.
+func removeTree(_ path: String) {
+  var status = stat()
+  guard lstat(path, &status) == 0 else { return }
+  if status.st_mode & S_IFMT == S_IFDIR, let stream = opendir(path) {
+    var names: [String] = []
+    while let entry = readdir(stream) {
+      let offset = MemoryLayout<dirent>.offset(of: \.d_name)!
+      let name = String(
+        cString: UnsafeRawPointer(entry).advanced(by: offset).assumingMemoryBound(to: CChar.self))
+      if name != ".", name != ".." { names.append(name) }
+    }
+    closedir(stream)
+    for name in names { removeTree(path + "/" + name) }
+    rmdir(path)
+  } else {
+    unlink(path)
+  }
+}

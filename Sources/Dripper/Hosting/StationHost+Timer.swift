@@ -1,0 +1,97 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+extension StationHost {
+  /// Starts the timer again for the next thing due: a sweep of the residents, or a reminder; a
+  /// timer already waiting is cancelled.
+  ///
+  /// On a test clock, the timer's task runs on an executor the clock watches, as a watched
+  /// Station's effects do: the clock waits for what the timer does when it wakes (a sweep, the
+  /// passivations it starts, reminders poured) before it moves time again, so a test that advances
+  /// the clock sees every sweep and reminder due in between, in order.
+  func restartTimer() {
+    guard !isClosed.load(ordering: .relaxed) else { return }
+    let clock = lifetime.time.clock
+    let task = spawn { [weak self] in
+      guard let delay = self?.planTimer() else { return }
+      if delay > 0 { try? await clock.sleep(for: .seconds(delay)) }
+      guard !Task.isCancelled else { return }
+      await self?.timerFired()
+    }
+    timer.withLock { timer in
+      timer?.cancel()
+      timer = task
+    }
+  }
+
+  /// When the timer wakes next, from now: the next sweep or reminder, whichever is first.
+  private func planTimer() -> Double {
+    let now = lifetime.time.now()
+    let sweepAt = activity.nextSweep(after: now, every: lifetime.sweepInterval)
+    let wakeAt = min(sweepAt, reminders.nextDeadline ?? sweepAt)
+    let delay = wakeAt.timeIntervalSince(now)
+    if delay > 0 { activity.timerAsleep(until: wakeAt) } else { activity.timerAwake() }
+    return delay
+  }
+
+  /// Starts a task of the host's: on the executor its test clock watches, tracked, if it has one.
+  @discardableResult
+  func spawn(_ body: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+    guard let executor = watcher else { return Task { await body() } }
+    return Task(executorPreference: executor) {
+      await WatchedTask.$current.withValue(WatchedTask(executor: executor, slot: 0)) {
+        executor.taskBegan(0)
+        await body()
+        executor.taskEnded(effectEnded: false)
+      }
+    }
+  }
+
+  /// What the clock made due: a sweep that passivates idle keys, reminders to pour.
+  private func timerFired() async {
+    activity.timerAwake()
+    let now = lifetime.time.now()
+    let tick = activity.advanceTick(to: now)
+    if activity.takeSweep(at: now, every: lifetime.sweepInterval) {
+      // The coarse clock of uses lags by up to an interval: a key idle that much longer is
+      // passivated, never one idle for less than `idleAfter`.
+      let idleAfter = lifetime.idleAfter.map { Int64(($0 + lifetime.sweepInterval).seconds * 1_000) } ?? .max
+      let idle = table.withLock { table in
+        table.sweep(at: tick, idleAfter: idleAfter) { Self.isIdle($0) }
+      }
+      passivate(idle, reason: .idle)
+    }
+    for key in reminders.takeDue(at: now) {
+      if pour(.fireDue(now), to: key).failure != nil {
+        reminders.retry(key, at: now.addingTimeInterval(lifetime.retryFailedAfter.seconds))
+      }
+    }
+    restartTimer()
+  }
+
+  /// Returns once every activation and passivation under way has ended and the host's timer has
+  /// done what its clock made due: what a test awaits after advancing a ``TestClock`` that
+  /// drives the host (see ``HostTime/controlled(by:startingAt:)``).
+  ///
+  /// ```swift
+  /// await clock.advance(by: .seconds(60))
+  /// await host.settle()
+  /// #expect(host.counts.resident == 0)
+  /// ```
+  public func settle() async {
+    await activity.waitUntilSettled(now: lifetime.time.now)
+  }
+}
+
+extension Duration {
+  /// The duration in seconds.
+  var seconds: Double {
+    let (seconds, attoseconds) = components
+    return Double(seconds) + Double(attoseconds) / 1e18
+  }
+
+  static func / (lhs: Duration, rhs: Duration) -> Double { lhs.seconds / rhs.seconds }
+}
