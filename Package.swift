@@ -20,6 +20,7 @@ let package = Package(
     .executable(name: "CounterREPL", targets: ["CounterREPL"]),
     .executable(name: "TodosREPL", targets: ["TodosREPL"]),
     .executable(name: "JobQueue", targets: ["JobQueue"]),
+    .executable(name: "Accounts", targets: ["Accounts"]),
   ],
   targets: [
     .target(name: "Dripper", swiftSettings: strict),
@@ -54,6 +55,10 @@ let package = Package(
       swiftSettings: strict),
     .testTarget(
       name: "JobQueueTests", dependencies: ["JobQueue", "DripperTesting"], swiftSettings: strict),
+    .executableTarget(
+      name: "Accounts", dependencies: ["Dripper"], path: "Samples/Accounts", swiftSettings: strict),
+    .testTarget(
+      name: "AccountsTests", dependencies: ["Accounts", "Dripper"], swiftSettings: strict),
     .executableTarget(
       name: "dripper-bench", dependencies: ["Dripper"], path: "Benchmarks", exclude: ["README.md"],
       swiftSettings: strict),
