@@ -26,10 +26,14 @@ import Testing
           Issue.record("could not start JournalCrashChild beside the tests")
           return
         }
-        _ = child.readLines(waitingUpTo: 10_000)
-        usleep(UInt32.random(in: 100_000..<600_000, using: &generator))
+        // Some hundreds acknowledged (or ten seconds on a machine that is very busy), then a kill
+        // at a random moment of what follows.
+        var lines: [String] = []
+        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        while lines.count < 300, ContinuousClock.now < deadline { lines += child.readLines(waitingUpTo: 100) }
+        usleep(UInt32.random(in: 0..<300_000, using: &generator))
         child.killAndWait()
-        var lines = child.readLines(waitingUpTo: 0)
+        lines += child.readLines(waitingUpTo: 0)
         lines.removeAll { $0.split(separator: " ").count != 2 }
         for line in lines {
           let fields = line.split(separator: " ")
@@ -48,7 +52,7 @@ import Testing
           #expect(try await host.pour(.add, to: key, id: String(number)).duplicate)
         }
       }
-      #expect(acknowledged.count > keys / 2, "only \(acknowledged.count) keys were used")
+      #expect(acknowledged.count >= 300, "only \(acknowledged.count) keys were used")
       await host.close()
     }
   #endif
