@@ -17,6 +17,7 @@ let package = Package(
   products: [
     .library(name: "Dripper", targets: ["Dripper"]),
     .library(name: "DripperTesting", targets: ["DripperTesting"]),
+    .library(name: "DripperDistributed", targets: ["DripperDistributed"]),
     .executable(name: "CounterREPL", targets: ["CounterREPL"]),
     .executable(name: "TodosREPL", targets: ["TodosREPL"]),
     .executable(name: "JobQueue", targets: ["JobQueue"]),
@@ -25,6 +26,19 @@ let package = Package(
   targets: [
     .target(name: "Dripper", swiftSettings: strict),
     .target(name: "DripperTesting", dependencies: ["Dripper"], swiftSettings: strict),
+    // A StationHost on any DistributedActorSystem: the toolchain's Distributed module, nothing more.
+    .target(name: "DripperDistributed", dependencies: ["Dripper"], swiftSettings: strict),
+    // A distributed actor system for the tests alone, that serializes every call as JSON, between
+    // nodes of one process or, through a Unix socket, of two (Tests/DistributedNode).
+    .target(
+      name: "DistributedTestSupport", dependencies: ["DripperDistributed"],
+      path: "Tests/DistributedTestSupport", swiftSettings: strict),
+    .executableTarget(
+      name: "DistributedNode", dependencies: ["DistributedTestSupport"], path: "Tests/DistributedNode",
+      swiftSettings: strict),
+    .testTarget(
+      name: "DripperDistributedTests",
+      dependencies: ["DripperDistributed", "DistributedTestSupport", "DistributedNode"], swiftSettings: strict),
     .testTarget(
       name: "DripperTests", dependencies: ["Dripper", "DripperTesting", "JournalCrashChild"],
       swiftSettings: strict),

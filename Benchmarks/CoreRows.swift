@@ -20,6 +20,8 @@ func allRows(_ options: BenchmarkOptions) async -> [Row] {
   if options.includes("journal") { rows += await journalRows(options) }
   if options.includes("producers") { rows += await producerRows(options) }
   if options.includes("hosting") { rows += await hostingRows(options) }
+  // Minutes: only when asked for by name.
+  if options.filter?.contains("scale") == true { rows += await keysAtScaleRows(options) }
   return rows
 }
 

@@ -66,6 +66,7 @@ func cancellableEffects(_ n: Int, whileWaiting: () -> Void = {}) async -> Bool {
 /// rows: prints how much resident memory `n` waiting tasks or effects hold, in KiB. A fresh
 /// process, because in one that ran other rows they would reuse memory those freed.
 func probeMemory(_ kind: String, _ n: Int) async {
+  if kind == "host-keys" { return await probeHostKeys(n) }
   let before = residentKiB()
   var held = 0
   if kind == "tasks" {
@@ -77,7 +78,7 @@ func probeMemory(_ kind: String, _ n: Int) async {
 }
 
 /// Runs this executable with `arguments` and returns what it printed, or nil where it cannot.
-func runItself(_ arguments: [String]) -> String? {
+func runItself(_ arguments: [String], environment variables: [String] = []) -> String? {
   #if os(Linux)
     var ends: [Int32] = [0, 0]
     guard pipe(&ends) == 0 else { return nil }
@@ -88,7 +89,8 @@ func runItself(_ arguments: [String]) -> String? {
     posix_spawn_file_actions_addclose(&actions, ends[0])
     let argv: [UnsafeMutablePointer<CChar>?] = (["dripper-bench"] + arguments).map { strdup($0) } + [nil]
     defer { for argument in argv { free(argument) } }
-    let environment: [UnsafeMutablePointer<CChar>?] = [nil]
+    let environment: [UnsafeMutablePointer<CChar>?] = variables.map { strdup($0) } + [nil]
+    defer { for variable in environment { free(variable) } }
     var pid = pid_t()
     let spawned = posix_spawn(&pid, "/proc/self/exe", &actions, nil, argv, environment)
     close(ends[1])

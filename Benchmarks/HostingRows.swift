@@ -159,7 +159,7 @@ func counterHost(
 
 /// A folder for the hosting rows: in `/dev/shm` where there is one, so that the rows measure the
 /// host, not the disk's syncs.
-private func hostScratch() -> String {
+func hostScratch() -> String {
   var status = stat()
   let base =
     stat("/dev/shm", &status) == 0 ? "/dev/shm" : (getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp")
@@ -188,4 +188,78 @@ func removeTree(_ path: String) {
   } else {
     unlink(path)
   }
+}
+
+/// Keys at scale: n, 2n and 4n distinct keys (a million at 4n) through a host kept in a folder and
+/// capped at 10,000 resident, one pour each: the resident memory once they have passed, and the
+/// open files. Memory flat as the keys double, files the residents': nothing is kept per
+/// passivated key. `swift run -c release dripper-bench --filter "keys at scale"` (minutes: it writes
+/// a folder a key, in `/dev/shm` where there is one).
+func keysAtScaleRows(_ options: BenchmarkOptions) async -> [Row] {
+  let group = "keys at scale: `swift run -c release dripper-bench --filter \"keys at scale\"`"
+  let sizes = [250_000, 500_000, 1_000_000].map(options.operations)
+  var memory: [Int] = []
+  var files: [Int] = []
+  var times: [Double] = []
+  for size in sizes {
+    // Each size in a process of its own, so that what one run leaves in the allocator is not read
+    // as the next one's; with glibc's arenas capped at two, as the soak runs: uncapped, the arenas
+    // of the threads that activate keys grew the memory by a third as the keys went from 250,000
+    // to a million (82 to 109 MB), and by 4% capped (81 to 84).
+    guard
+      let printed = runItself(
+        ["--probe-memory", "host-keys", String(size)], environment: ["MALLOC_ARENA_MAX=2"])
+    else { return [] }
+    let fields = printed.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Double($0) }
+    guard fields.count == 3 else { return [] }
+    memory.append(Int(fields[0]))
+    files.append(Int(fields[1]))
+    times.append(fields[2])
+  }
+  var rows: [Row] = []
+  for index in sizes.indices {
+    let ratio = Double(memory[index]) / Double(max(1, memory[0]))
+    let hundredths = Int((ratio * 100).rounded())
+    var note =
+      "\(memory[index] / 1_024) MB resident (\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)x), "
+    note += "\(files[index]) files open"
+    if index > 0 { note += "; memory target <= 1.25x: \(ratio <= 1.25 ? "met" : "MISSED")" }
+    rows.append(
+      Row(
+        group: group, name: "\(sizes[index]) keys through a host capped at 10,000 resident",
+        nanoseconds: times[index], note: note))
+  }
+  return rows
+}
+
+/// `--probe-memory host-keys N`: N keys through a host in a folder, 10,000 resident; prints the
+/// resident memory (KiB) after, the files open, and the nanoseconds a key.
+func probeHostKeys(_ n: Int) async {
+  let directory = hostScratch()
+  defer { removeTree(directory) }
+  let host = counterHost(
+    storage: .folder(directory, codec: .json), lifetime: HostLifetime(idleAfter: nil, maximumResident: 10_000)
+  )
+  let start = nanoseconds()
+  let batch = 1_000
+  for first in stride(from: 0, to: n, by: batch) {
+    var last: PourTask?
+    for key in first..<min(first + batch, n) { last = host.pour(.increase, to: key) }
+    await last?.finish()
+  }
+  await host.settle()
+  let elapsed = Double(nanoseconds() - start) / Double(n)
+  let kib = residentKiB()
+  let open = openFiles()
+  await host.close()
+  print(kib, open, elapsed)
+}
+
+/// How many files the process has open.
+private func openFiles() -> Int {
+  guard let stream = opendir("/proc/self/fd") else { return 0 }
+  defer { closedir(stream) }
+  var count = 0
+  while readdir(stream) != nil { count += 1 }
+  return count - 2
 }

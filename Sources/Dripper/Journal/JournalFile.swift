@@ -105,7 +105,7 @@ final class JournalFile: Sendable {
       throw JournalError("\(path): \(refusal)")
     }
     if let failure = Self.lockExclusively(descriptor) {
-      if failure == EWOULDBLOCK { throw JournalError("\(path) is in use by another process") }
+      if failure == EWOULDBLOCK { throw JournalError(path + JournalError.heldSuffix) }
       throw JournalError(path, .init(code: failure))
     }
     let scan = try JournalReader.scan(descriptor, path: path, lineLimit: lineLimit, header: header) {

@@ -15,6 +15,14 @@ public struct JournalError: Error, Sendable, Hashable, Codable, CustomStringConv
   /// The explanation.
   public var description: String { message }
 
+  /// Whether the journal was refused because another process (or another host in this one) holds
+  /// it: its lock, not its contents. A key moving between nodes is refused so until the node it
+  /// leaves has closed it.
+  public var isHeldByAnotherProcess: Bool { message.hasSuffix(Self.heldSuffix) }
+
+  /// How the error of a journal another process holds ends.
+  static let heldSuffix = " is in use by another process"
+
   init(_ path: String, _ failure: AtomicFile.Failure) {
     self.init("\(path): \(failure.reason)")
   }

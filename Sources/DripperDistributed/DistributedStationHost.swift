@@ -1,0 +1,193 @@
+public import Distributed
+public import Dripper
+
+/// A ``StationHost`` reachable on a `DistributedActorSystem`: a caller on any node pours into a
+/// key, reads it, waits for it and observes it, through whatever actor system the service runs
+/// on — `ClusterSystem`, a WebSocket or gRPC system, `LocalTestingDistributedActorSystem`.
+///
+/// ```swift
+/// let local = try StationHost<String, Cart>(storage: .folder("/shared/carts", codec: .json, node: "a"))
+///   { _ in Cart.State() } dripper: { _ in Cart() }
+/// let host = DistributedStationHost(host: local, actorSystem: system)   // <String, Cart.State, Cart.Action, …>
+/// // elsewhere, with a reference to it:
+/// let receipt = try await host.pour(.add(item), to: "cart-7", id: request.id)
+/// ```
+///
+/// Only values cross the wire: actions, states, receipts and errors, all `Codable`. The key's
+/// Station, its effects and their closures stay on the node that hosts it. A call that fails after
+/// the remote reduction ran (a lost reply) and is retried with the same request id is applied once:
+/// the key remembers its request ids (see ``StationHost/pour(_:to:id:)``).
+///
+/// Errors a caller sees are ``DistributedHostError``s, `Codable`: a key whose storage failed, a key
+/// another node holds, a call of a protocol version this node does not speak.
+public distributed actor DistributedStationHost<Key, State, Action, ActorSystem>
+where
+  Key: StationKey & Codable, State: Sendable & Codable, Action: Sendable & Codable,
+  ActorSystem: DistributedActorSystem<any Codable>, ActorSystem.ActorID: Codable
+{
+  // Generic over the feature's state and action rather than the feature: a distributed function's
+  // parameters are resolved by the runtime on the callee from the call's generic substitutions,
+  // and a type that depends on a protocol conformance (`Feature.Action`) could not be (the call
+  // failed with "invalidParameterCount" on an actor system that serializes).
+
+  /// The host whose keys this actor serves, on this node.
+  public let host: AnyStationHost<Key, State, Action>
+  /// The subscriptions this node serves: each a task sending a key's states to a subscriber.
+  private var subscriptions: [SubscriptionID: Task<Void, Never>] = [:]
+
+  /// The protocol version this node speaks: a request carries the caller's, and one of a later
+  /// version is refused (``DistributedHostError/unsupportedVersion(theirs:ours:)``) rather than
+  /// misread.
+  public static var protocolVersion: Int { 1 }
+
+  /// Serves `host` on `actorSystem`.
+  public init<Feature: Dripper>(host: StationHost<Key, Feature>, actorSystem: ActorSystem)
+  where Feature.State == State, Feature.Action == Action {
+    self.actorSystem = actorSystem
+    self.host = AnyStationHost(host)
+  }
+
+  /// Pours `action` into `key` once per request `id`, and returns after its reduction with the
+  /// key's receipt. A retry of the same id, after a lost reply, gets the first receipt and is not
+  /// reduced again.
+  ///
+  /// - Parameter version: The caller's protocol version (``protocolVersion``).
+  /// - Throws: ``DistributedHostError``.
+  public distributed func pour(
+    _ action: Action, to key: Key, id: String, version: Int = DistributedStationHost.protocolVersion
+  ) async throws -> PourReceipt {
+    try Self.check(version)
+    let host = self.host
+    return try await Self.retryingHeldKeys(key) { () async throws(HostError) in
+      try await host.pour(action, key, id)
+    }
+  }
+
+  /// The key's state, once every action poured into it before has been reduced.
+  ///
+  /// - Throws: ``DistributedHostError``.
+  public distributed func state(
+    of key: Key, version: Int = DistributedStationHost.protocolVersion
+  ) async throws -> State {
+    try Self.check(version)
+    let host = self.host
+    return try await Self.retryingHeldKeys(key) { () async throws(HostError) in try await host.state(key) }
+  }
+
+  /// Returns once the key's pours have been reduced and their effects have ended on this node.
+  public distributed func finish(_ key: Key, version: Int = DistributedStationHost.protocolVersion)
+    async throws
+  {
+    try Self.check(version)
+    await host.finish(key)
+  }
+
+  /// Passivates the key if it is resident here: what a node that no longer owns a key does before
+  /// another activates it.
+  public distributed func passivate(_ key: Key, version: Int = DistributedStationHost.protocolVersion)
+    async throws
+  {
+    try Self.check(version)
+    await host.passivate(key)
+  }
+
+  /// The keys resident on this node, the most recently used first.
+  public distributed func residentKeys(version: Int = DistributedStationHost.protocolVersion) throws -> [Key]
+  {
+    try Self.check(version)
+    return host.residentKeys()
+  }
+
+  /// Sends `subscriber` the key's states as they change, latest first: while a state is on its way,
+  /// newer ones replace each other, so a slow subscriber costs one state of memory and never slows
+  /// the key. A subscriber that cannot be reached (its node left, a call failed) is dropped. The
+  /// key stays resident on this node while it has a subscriber.
+  ///
+  /// Returns the subscription's id, for ``unsubscribe(_:)``.
+  public distributed func subscribe(
+    _ key: Key, _ subscriber: KeyStateSubscriber<Key, State, ActorSystem>,
+    version: Int = DistributedStationHost.protocolVersion
+  ) throws -> SubscriptionID {
+    try Self.check(version)
+    let id = SubscriptionID()
+    let states = host.states(key)
+    subscriptions[id] = Task { [weak self] in
+      for await state in states {
+        do {
+          try await subscriber.receive(state, of: key)
+        } catch {
+          break
+        }
+      }
+      await self?.whenLocal { $0.ended(id) }
+    }
+    return id
+  }
+
+  /// Ends a subscription.
+  public distributed func unsubscribe(_ id: SubscriptionID) {
+    subscriptions.removeValue(forKey: id)?.cancel()
+  }
+
+  /// How many subscriptions this node serves.
+  public var subscriptionCount: Int { subscriptions.count }
+
+  /// Passivates the resident keys that `router` gives to another host: what each node does when
+  /// the membership changes, before the new owners activate them.
+  ///
+  /// ```swift
+  /// for await listing in await system.receptionist.listing(of: .carts) {
+  ///   router.update(listing)
+  ///   await localHost.release(keysNotOwnedBy: router)
+  /// }
+  /// ```
+  public func release(keysNotOwnedBy router: HostRouter<DistributedStationHost>) async {
+    for key in host.residentKeys() where router.owner(of: key)?.id != id {
+      await host.passivate(key)
+    }
+  }
+
+  private func ended(_ id: SubscriptionID) {
+    subscriptions[id] = nil
+  }
+
+  private static func check(_ version: Int) throws {
+    guard version <= protocolVersion else {
+      throw DistributedHostError.unsupportedVersion(theirs: version, ours: protocolVersion)
+    }
+  }
+
+  /// Runs `body`, a use of `key`; a key held by another node (its journal locked: a handover not
+  /// finished) is tried again for a few seconds, then refused with
+  /// ``DistributedHostError/heldElsewhere(key:)``.
+  private static func retryingHeldKeys<Result: Sendable>(
+    _ key: Key, _ body: @Sendable () async throws(HostError) -> Result
+  ) async throws -> Result {
+    var attempt = 0
+    while true {
+      do {
+        return try await body()
+      } catch {
+        let failure = DistributedHostError(error)
+        guard case .heldElsewhere = failure, attempt < 5 else { throw failure }
+        attempt += 1
+        try await Task.sleep(for: .milliseconds(100 * attempt))
+      }
+    }
+  }
+}
+
+/// The id of a subscription to a key's states.
+public struct SubscriptionID: Hashable, Sendable, Codable, CustomStringConvertible {
+  /// Its value: random, unique among a node's subscriptions.
+  public let rawValue: UInt64
+
+  /// A new id.
+  public init() {
+    var generator = SystemRandomNumberGenerator()
+    rawValue = generator.next()
+  }
+
+  /// `subscription 1f…`.
+  public var description: String { "subscription \(String(rawValue, radix: 16))" }
+}

@@ -1,0 +1,1 @@
+@main enum DistributedNodeMain { static func main() {} }

@@ -1,0 +1,313 @@
+public import Distributed
+public import Foundation
+import Synchronization
+
+/// An actor's id on a ``JSONActorSystem``: the node it lives on and its number there.
+public struct NodeActorID: Hashable, Sendable, Codable, CustomStringConvertible {
+  /// The node the actor lives on.
+  public let node: String
+  /// Its number on its node.
+  public let number: UInt64
+
+  /// Makes one.
+  public init(node: String, number: UInt64) {
+    self.node = node
+    self.number = number
+  }
+
+  /// `node/number`: the same text on every node.
+  public var description: String { "\(node)/\(number)" }
+}
+
+/// A distributed actor system for the tests: every call and every result is encoded as JSON, through
+/// the invocation encoder and decoder and `executeDistributedTarget`, and crosses a ``Wire`` as
+/// bytes — to another system in the process (``TestNetwork``), or in another process
+/// (``SocketWire``). So every `Codable` path of a distributed host, and every generic substitution
+/// of its calls, is exercised as a real engine would exercise it.
+public final class JSONActorSystem: DistributedActorSystem, Sendable {
+  /// A node and a number.
+  public typealias ActorID = NodeActorID
+  /// Everything that crosses is Codable.
+  public typealias SerializationRequirement = any Codable
+  /// Records a call as JSON.
+  public typealias InvocationEncoder = JSONInvocationEncoder
+  /// Reads a call back.
+  public typealias InvocationDecoder = JSONInvocationDecoder
+  /// Keeps what the callee returned.
+  public typealias ResultHandler = JSONResultHandler
+
+  /// This node's name.
+  public let node: String
+  private let wire: any Wire
+  private let actors = Mutex<[NodeActorID: Registered]>([:])
+  private let nextNumber = Atomic<UInt64>(1)
+
+  /// What runs a call on a local actor, kept without keeping the actor.
+  private struct Registered: Sendable {
+    let execute:
+      @Sendable (inout JSONInvocationDecoder, JSONResultHandler, RemoteCallTarget) async throws -> Bool
+  }
+
+  /// A node named `node`, whose calls to other nodes go through `wire`.
+  public init(node: String, wire: any Wire) {
+    self.node = node
+    self.wire = wire
+  }
+
+  /// Nil: a local actor runs its calls itself, any other is a proxy.
+  public func resolve<Act>(id: ActorID, as actorType: Act.Type) throws -> Act?
+  where Act: DistributedActor, Act.ID == ActorID {
+    // A local actor is found by its id; any other is a proxy, reached through the wire.
+    guard id.node == node else { return nil }
+    return nil
+  }
+
+  /// The next number on this node.
+  public func assignID<Act>(_ actorType: Act.Type) -> ActorID where Act: DistributedActor, Act.ID == ActorID {
+    NodeActorID(node: node, number: nextNumber.add(1, ordering: .relaxed).oldValue)
+  }
+
+  /// Registers a local actor, to run the calls that reach it.
+  public func actorReady<Act>(_ actor: Act) where Act: DistributedActor, Act.ID == ActorID {
+    let registered = Registered { [weak actor, self] decoder, handler, target in
+      guard let actor else { return false }
+      try await self.executeDistributedTarget(
+        on: actor, target: target, invocationDecoder: &decoder, handler: handler)
+      return true
+    }
+    actors.withLock { $0[actor.id] = registered }
+  }
+
+  /// Forgets a local actor.
+  public func resignID(_ id: ActorID) {
+    _ = actors.withLock { $0.removeValue(forKey: id) }
+  }
+
+  /// A new encoder.
+  public func makeInvocationEncoder() -> InvocationEncoder {
+    JSONInvocationEncoder()
+  }
+
+  /// Sends a call and decodes its result.
+  public func remoteCall<Act, Err, Res>(
+    on actor: Act, target: RemoteCallTarget, invocation: inout InvocationEncoder, throwing: Err.Type,
+    returning: Res.Type
+  ) async throws -> Res where Act: DistributedActor, Act.ID == ActorID, Err: Error, Res: Codable {
+    let reply = try await call(actor.id, target: target, invocation: invocation)
+    guard case .value(let data) = reply else { throw try Self.error(of: reply) }
+    return try decoder().decode(Res.self, from: data)
+  }
+
+  /// Sends a call that returns nothing.
+  public func remoteCallVoid<Act, Err>(
+    on actor: Act, target: RemoteCallTarget, invocation: inout InvocationEncoder, throwing: Err.Type
+  ) async throws where Act: DistributedActor, Act.ID == ActorID, Err: Error {
+    let reply = try await call(actor.id, target: target, invocation: invocation)
+    guard case .void = reply else { throw try Self.error(of: reply) }
+  }
+
+  private func call(_ id: NodeActorID, target: RemoteCallTarget, invocation: JSONInvocationEncoder)
+    async throws
+    -> Reply
+  {
+    let call = Call(
+      actor: id, target: target.identifier, substitutions: invocation.substitutions,
+      arguments: invocation.arguments)
+    let bytes = try await wire.deliver(try JSONEncoder().encode(call), from: node, to: id.node)
+    return try JSONDecoder().decode(Reply.self, from: bytes)
+  }
+
+  /// A decoder that resolves the distributed actors it decodes on this system.
+  func decoder() -> JSONDecoder {
+    let decoder = JSONDecoder()
+    decoder.userInfo[.actorSystemKey] = self
+    return decoder
+  }
+
+  // MARK: - Serving
+
+  /// Runs a call that came through the wire on the local actor it names; the reply, encoded.
+  public func handle(_ bytes: Data) async -> Data {
+    let reply: Reply
+    do {
+      let call = try JSONDecoder().decode(Call.self, from: bytes)
+      guard let registered = actors.withLock({ $0[call.actor] }) else {
+        throw RemoteCallFailure(message: "no actor \(call.actor) on node \(node)")
+      }
+      var decoder = JSONInvocationDecoder(call: call, system: self)
+      let handler = JSONResultHandler()
+      guard try await registered.execute(&decoder, handler, RemoteCallTarget(call.target)) else {
+        throw RemoteCallFailure(message: "the actor \(call.actor) is gone")
+      }
+      reply = handler.reply ?? .error(ErrorEnvelope(RemoteCallFailure(message: "the call returned nothing")))
+    } catch {
+      reply = .error(ErrorEnvelope(error))
+    }
+    return (try? JSONEncoder().encode(reply)) ?? Data()
+  }
+
+  /// The error a reply carries: the callee's, decoded as its own type when it is `Codable`.
+  static func error(of reply: Reply) throws -> any Error {
+    guard case .error(let envelope) = reply else {
+      return RemoteCallFailure(message: "the reply does not match the call")
+    }
+    return envelope.decoded()
+  }
+}
+
+/// A call as it crosses the wire.
+public struct Call: Codable, Sendable {
+  /// The actor called.
+  public let actor: NodeActorID
+  /// The mangled name of the function.
+  public let target: String
+  /// The mangled names of the generic arguments.
+  public let substitutions: [String]
+  /// Each argument as JSON.
+  public let arguments: [Data]
+}
+
+/// A reply as it crosses the wire.
+public enum Reply: Codable, Sendable {
+  case value(Data)
+  case void
+  case error(ErrorEnvelope)
+}
+
+/// An error as it crosses the wire: its type's mangled name and its JSON, when it is `Codable`, else
+/// its description.
+public struct ErrorEnvelope: Codable, Sendable {
+  /// The error type's mangled name, when it is Codable.
+  public let type: String?
+  /// The error as JSON, when it is Codable.
+  public let json: Data?
+  /// In one line.
+  public let description: String
+
+  init(_ error: any Error) {
+    description = "\(error)"
+    if let codable = error as? any (Error & Codable), let json = try? JSONEncoder().encode(codable) {
+      type = _mangledTypeName(Swift.type(of: codable))
+      self.json = json
+    } else {
+      type = nil
+      json = nil
+    }
+  }
+
+  /// The error, of its own type when it can be decoded.
+  func decoded() -> any Error {
+    guard let type, let json, let errorType = _typeByName(type) as? any (Error & Codable).Type,
+      let error = try? JSONDecoder().decode(errorType, from: json)
+    else { return RemoteCallFailure(message: description) }
+    return error
+  }
+}
+
+/// A call that failed on the way or in the callee, with an error that is not `Codable`.
+public struct RemoteCallFailure: Error, Codable, Sendable, CustomStringConvertible {
+  /// What failed.
+  public let message: String
+  /// In one line.
+  public var description: String { message }
+}
+
+/// Records a call's generic substitutions (by mangled name) and arguments (as JSON).
+public struct JSONInvocationEncoder: DistributedTargetInvocationEncoder {
+  /// Everything that crosses is Codable.
+  public typealias SerializationRequirement = any Codable
+
+  var substitutions: [String] = []
+  var arguments: [Data] = []
+
+  /// Records a generic argument by its mangled name.
+  public mutating func recordGenericSubstitution<T>(_ type: T.Type) throws {
+    guard let name = _mangledTypeName(T.self) else {
+      throw RemoteCallFailure(message: "\(T.self) has no mangled name")
+    }
+    substitutions.append(name)
+  }
+
+  /// Records an argument as JSON.
+  public mutating func recordArgument<Value: Codable>(_ argument: RemoteCallArgument<Value>) throws {
+    arguments.append(try JSONEncoder().encode(argument.value))
+  }
+
+  /// Nothing to record.
+  public mutating func recordErrorType<E: Error>(_ type: E.Type) throws {}
+
+  /// Nothing to record.
+  public mutating func recordReturnType<R: Codable>(_ type: R.Type) throws {}
+
+  /// Nothing to do.
+  public mutating func doneRecording() throws {}
+}
+
+/// Reads a call's substitutions and arguments back, resolving the distributed actors among them.
+public struct JSONInvocationDecoder: DistributedTargetInvocationDecoder {
+  /// Everything that crosses is Codable.
+  public typealias SerializationRequirement = any Codable
+
+  let call: Call
+  let decoder: JSONDecoder
+  var next = 0
+
+  init(call: Call, system: JSONActorSystem) {
+    self.call = call
+    self.decoder = system.decoder()
+  }
+
+  /// The generic arguments, by name.
+  public mutating func decodeGenericSubstitutions() throws -> [Any.Type] {
+    return try call.substitutions.map { name in
+      guard let type = _typeByName(name) else {
+        throw RemoteCallFailure(message: "no type \(name) in this process")
+      }
+      return type
+    }
+  }
+
+  /// The next argument, from JSON.
+  public mutating func decodeNextArgument<Argument: Codable>() throws -> Argument {
+    guard next < call.arguments.count else { throw RemoteCallFailure(message: "an argument is missing") }
+    defer { next += 1 }
+    return try decoder.decode(Argument.self, from: call.arguments[next])
+  }
+
+  /// Not recorded.
+  public mutating func decodeErrorType() throws -> Any.Type? { nil }
+
+  /// Not recorded.
+  public mutating func decodeReturnType() throws -> Any.Type? { nil }
+}
+
+/// Keeps what the callee returned or threw, encoded.
+public final class JSONResultHandler: DistributedTargetInvocationResultHandler, Sendable {
+  /// Everything that crosses is Codable.
+  public typealias SerializationRequirement = any Codable
+
+  private let result = Mutex<Reply?>(nil)
+
+  var reply: Reply? { result.withLock { $0 } }
+
+  /// Keeps the value, as JSON.
+  public func onReturn<Success: Codable>(value: Success) async throws {
+    let data = try JSONEncoder().encode(value)
+    result.withLock { $0 = .value(data) }
+  }
+
+  /// Keeps that nothing was returned.
+  public func onReturnVoid() async throws {
+    result.withLock { $0 = .void }
+  }
+
+  /// Keeps the error.
+  public func onThrow<Err: Error>(error: Err) async throws {
+    result.withLock { $0 = .error(ErrorEnvelope(error)) }
+  }
+}
+
+/// Carries encoded calls from one node to another, and their encoded replies back.
+public protocol Wire: Sendable {
+  func deliver(_ call: Data, from node: String, to target: String) async throws -> Data
+}
