@@ -38,7 +38,8 @@ let package = Package(
       swiftSettings: strict),
     .testTarget(
       name: "DripperDistributedTests",
-      dependencies: ["DripperDistributed", "DistributedTestSupport", "DistributedNode"], swiftSettings: strict),
+      dependencies: ["DripperDistributed", "DistributedTestSupport", "DistributedNode"], swiftSettings: strict
+    ),
     .testTarget(
       name: "DripperTests", dependencies: ["Dripper", "DripperTesting", "JournalCrashChild"],
       swiftSettings: strict),
