@@ -40,8 +40,11 @@ let package = Package(
       name: "DripperDistributedTests",
       dependencies: ["DripperDistributed", "DistributedTestSupport", "DistributedNode"], swiftSettings: strict
     ),
+    // Runs the package's executables from the tests, to kill them.
+    .target(name: "ChildProcesses", path: "Tests/ChildProcesses", swiftSettings: strict),
     .testTarget(
-      name: "DripperTests", dependencies: ["Dripper", "DripperTesting", "JournalCrashChild"],
+      name: "DripperTests",
+      dependencies: ["Dripper", "DripperTesting", "JournalCrashChild", "ChildProcesses"],
       swiftSettings: strict),
     // A process the journal tests kill at random moments (Tests/DripperTests/Journal), and the
     // features the journal tests of both test targets share.

@@ -1,1 +1,33 @@
-@main enum DistributedNodeMain { static func main() {} }
+import DistributedTestSupport
+import Dripper
+import DripperDistributed
+import Foundation
+
+/// `DistributedNode NAME SOCKETS STORAGE`: a node of the distributed tests, in a process of its own.
+/// It hosts tallies in STORAGE (shared with the other nodes) as node NAME, serves its
+/// `DistributedStationHost` on the Unix socket SOCKETS/NAME.sock with the tests' JSON actor system,
+/// writes `ready NAME/1` (the host's id) and runs until it is killed.
+@main
+enum DistributedNodeMain {
+  static func main() async throws {
+    let arguments = CommandLine.arguments
+    guard arguments.count == 4 else {
+      FileHandle.standardError.write(Data("usage: DistributedNode NAME SOCKETS STORAGE\n".utf8))
+      exit(2)
+    }
+    let (name, sockets, storage) = (arguments[1], arguments[2], arguments[3])
+    let wire = SocketWire(directory: sockets)
+    let system = JSONActorSystem(node: name, wire: wire)
+    let local = try StationHost<String, Tally>(
+      storage: .folder(storage, codec: .json, node: name), lifetime: HostLifetime(idleAfter: nil)
+    ) { _ in
+      Tally.State()
+    } dripper: { _ in
+      Tally()
+    }
+    let host = DistributedStationHost(host: local, actorSystem: system)
+    try wire.serve(system)
+    FileHandle.standardOutput.write(Data("ready \(host.id)\n".utf8))
+    while true { try await Task.sleep(for: .seconds(3_600)) }
+  }
+}

@@ -1,3 +1,4 @@
+import ChildProcesses
 import JournalCrashChild
 import Testing
 

@@ -1,20 +1,21 @@
 #if canImport(Glibc)
-  import Glibc
+  public import Glibc
 #elseif canImport(Darwin)
-  import Darwin
+  public import Darwin
 #endif
 
 /// A program built with the tests, run as a child process whose standard output the test reads:
 /// spawned with `posix_spawn`, without Foundation's `Process`.
-final class ChildProcess {
-  let pid: pid_t
+public final class ChildProcess {
+  /// The child's process id.
+  public let pid: pid_t
   /// The read end of the child's standard output.
   private let output: Int32
   private var buffered: [UInt8] = []
   private var exited = false
 
   /// Starts the executable `name`, built beside the test binary, with `arguments`.
-  init?(_ name: String, arguments: [String]) {
+  public init?(_ name: String, arguments: [String]) {
     var pipeEnds: [Int32] = [0, 0]
     guard pipe(&pipeEnds) == 0 else { return nil }
     let path = Self.testBinaryDirectory() + "/" + name
@@ -46,7 +47,7 @@ final class ChildProcess {
   }
 
   /// The lines the child has written so far, waiting up to `milliseconds` for the first.
-  func readLines(waitingUpTo milliseconds: Int32) -> [String] {
+  public func readLines(waitingUpTo milliseconds: Int32) -> [String] {
     var descriptor = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
     var chunk = [UInt8](repeating: 0, count: 65_536)
     var timeout = milliseconds
@@ -65,7 +66,7 @@ final class ChildProcess {
   }
 
   /// Kills the child with SIGKILL and waits for it to end.
-  func killAndWait() {
+  public func killAndWait() {
     kill(pid, SIGKILL)
     var status: Int32 = 0
     waitpid(pid, &status, 0)
@@ -73,7 +74,7 @@ final class ChildProcess {
   }
 
   /// The directory of the running test binary, where the package's executables are built.
-  static func testBinaryDirectory() -> String {
+  public static func testBinaryDirectory() -> String {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
     let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
     let path =
