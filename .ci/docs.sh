@@ -13,7 +13,7 @@ graphs=$(sed -n 's/^Files written to //p' "$work/dump.log")
 [ -d "$graphs" ] || { cat "$work/dump.log"; echo "no symbol graphs were written" >&2; exit 1; }
 
 mkdir -p "$work/out"
-for module in Dripper DripperTesting; do
+for module in Dripper DripperTesting DripperDistributed; do
     mkdir -p "$work/graphs/$module"
     cp "$graphs/$module.symbols.json" "$work/graphs/$module/"
     docc convert "Sources/$module/Documentation.docc" \

@@ -180,7 +180,10 @@ def main(repo, out):
             (sources / (name + "Tests") / "Snippets.swift").write_text("\n".join(header + test_body) + "\n")
             tests.append(name)
 
-    dependencies = '.product(name: "Dripper", package: "Dripper"), .product(name: "DripperTesting", package: "Dripper")'
+    dependencies = (
+        '.product(name: "Dripper", package: "Dripper"), .product(name: "DripperTesting", package: "Dripper"), '
+        '.product(name: "DripperDistributed", package: "Dripper")'
+    )
     targets = [f'    .target(name: "{m}", dependencies: [{dependencies}], path: "Sources/{m}"),' for m in modules]
     targets += [
         f'    .testTarget(name: "{m}Tests", dependencies: ["{m}", {dependencies}], path: "Sources/{m}Tests"),'

@@ -1,6 +1,6 @@
 public import Dripper
 
-/// A ``StationHost`` of any feature whose state is `State` and action `Action`: what a
+/// A `StationHost` of any feature whose state is `State` and action `Action`: what a
 /// ``DistributedStationHost`` serves, through closures made where the feature is known.
 public struct AnyStationHost<Key: StationKey, State: Sendable, Action: Sendable>: Sendable {
   let pour: @Sendable (Action, Key, String) async throws(HostError) -> PourReceipt

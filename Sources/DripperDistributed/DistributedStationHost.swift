@@ -1,7 +1,7 @@
 public import Distributed
 public import Dripper
 
-/// A ``StationHost`` reachable on a `DistributedActorSystem`: a caller on any node pours into a
+/// A `StationHost` reachable on a `DistributedActorSystem`: a caller on any node pours into a
 /// key, reads it, waits for it and observes it, through whatever actor system the service runs
 /// on — `ClusterSystem`, a WebSocket or gRPC system, `LocalTestingDistributedActorSystem`.
 ///
@@ -16,7 +16,7 @@ public import Dripper
 /// Only values cross the wire: actions, states, receipts and errors, all `Codable`. The key's
 /// Station, its effects and their closures stay on the node that hosts it. A call that fails after
 /// the remote reduction ran (a lost reply) and is retried with the same request id is applied once:
-/// the key remembers its request ids (see ``StationHost/pour(_:to:id:)``).
+/// the key remembers its request ids (see `StationHost.pour(_:to:id:)`).
 ///
 /// Errors a caller sees are ``DistributedHostError``s, `Codable`: a key whose storage failed, a key
 /// another node holds, a call of a protocol version this node does not speak.
@@ -51,7 +51,11 @@ where
   /// key's receipt. A retry of the same id, after a lost reply, gets the first receipt and is not
   /// reduced again.
   ///
-  /// - Parameter version: The caller's protocol version (``protocolVersion``).
+  /// - Parameters:
+  ///   - action: The action to reduce.
+  ///   - key: The key whose Station reduces it.
+  ///   - id: The request's id, unique per logical request; a retry passes the same id.
+  ///   - version: The caller's protocol version (``protocolVersion``).
   /// - Throws: ``DistributedHostError``.
   public distributed func pour(
     _ action: Action, to key: Key, id: String, version: Int = DistributedStationHost.protocolVersion
@@ -190,4 +194,29 @@ public struct SubscriptionID: Hashable, Sendable, Codable, CustomStringConvertib
 
   /// `subscription 1f…`.
   public var description: String { "subscription \(String(rawValue, radix: 16))" }
+}
+
+extension DistributedStationHost {
+  /// The types a call to the host carries: its arguments, results and errors. An actor system that
+  /// admits only registered types registers these — `ClusterSystem` refuses unregistered ones in a
+  /// release build:
+  ///
+  /// ```swift
+  /// let system = await ClusterSystem("carts") { settings in
+  ///   for type in CartHost.messageTypes { settings.serialization.register(type) }
+  ///   settings.remoteCall.codableErrorAllowance = .custom(allowedTypes: CartHost.errorTypes)
+  /// }
+  /// ```
+  public static var messageTypes: [any Codable.Type] {
+    [
+      Key.self, [Key].self, State.self, Action.self, PourReceipt.self, SubscriptionID.self, String.self, Int.self,
+      DistributedHostError.self, JournalError.self,
+    ]
+  }
+
+  /// The errors a call to the host may throw back to its caller, which an actor system that ships
+  /// only allowed errors back must allow (`ClusterSystem`'s `codableErrorAllowance`).
+  public static var errorTypes: [any (Error & Codable).Type] {
+    [DistributedHostError.self]
+  }
 }
