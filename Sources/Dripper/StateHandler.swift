@@ -130,6 +130,14 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
     return currentState[keyPath: keyPath]
   }
 
+  /// Reads part of the state, computed by `body`, once every action poured before has been
+  /// reduced.
+  @inlinable
+  func read<Value: Sendable>(_ body: @Sendable (borrowing State) -> Value) -> Value {
+    drainMailbox()
+    return body(currentState)
+  }
+
   /// The dependencies of the Station, in force while it reduces.
   @usableFromInline
   nonisolated var dependencies: DependencyValues { boxedDependencies.values }

@@ -167,7 +167,7 @@ struct HostedFeature<Base: Dripper>: Dripper {
   }
 
   /// A request or the reminders due: what the host adds to the feature.
-  @usableFromInline
+  @inlinable
   static func reduceHosted(
     _ state: inout State, _ action: Action, base: (inout Base.State, Base.Action) -> Effect<Base.Action>,
     remindersChanged: (@Sendable (Date?) -> Void)?

@@ -115,6 +115,9 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
   /// them (see ``restartTimer()``).
   let watcher: WatchedExecutor?
   let recoveries = Atomic<Int>(0)
+  /// The nonces of this host's requests: a random start, one more each. Another host's, or a run's
+  /// after a restart, start elsewhere, so a retry made through either is told from the first.
+  @usableFromInline let nextNonce = Atomic<UInt64>(UInt64.random(in: .min ... .max))
   /// The envelope of a folder's keys, made once.
   let hostedCodec: JournalCodec<Hosted.State, Hosted.Action>?
   let hostedSchema: JournalSchema<Hosted.State, Hosted.Action>?
@@ -241,21 +244,46 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
   ///
   /// - Throws: ``HostError/storage(key:_:)`` when the key's storage failed (nothing was reduced);
   ///   ``HostError/refused(key:reason:)`` when the host is closed.
+  @inlinable
   public func pour(_ action: Action, to key: Key, id: String) async throws(HostError) -> PourReceipt {
-    var random = SystemRandomNumberGenerator()
-    let nonce: UInt64 = random.next()
+    let nonce = nextNonce.wrappingAdd(1, ordering: .relaxed).oldValue
+    // To a resident key, a post to its Station and a read of the receipt, specialized for the
+    // feature's types; any other key the slow way, which activates it.
+    let tick = activity.tick
+    let posted = table.withLock { table in
+      table.postIfResident(key, at: tick) { $0.station.pour(.request(id: id, nonce: nonce, action)) }
+    }
+    guard let posted else { return try await pourActivating(action, to: key, id: id, nonce: nonce) }
+    guard let handler = posted.host as? StateHandler<Hosted.State, Hosted.Action> else {
+      throw .refused(key: key.stationKeyText, reason: "its Station is gone")
+    }
+    // The read reduces every pour posted before it, this one too. A closure, not a key path: a
+    // key path through a subscript is built anew each call, at the cost of a type lookup.
+    guard let entry = await handler.read({ $0.requests[id] }) else { throw Self.leftWindow(key, id) }
+    return PourReceipt(sequence: entry.sequence, duplicate: entry.nonce != nonce)
+  }
+
+  /// A request to a key that is not resident: activates it, then as ``pour(_:to:id:)``.
+  @usableFromInline
+  func pourActivating(_ action: Action, to key: Key, id: String, nonce: UInt64) async throws(HostError)
+    -> PourReceipt
+  {
     let (task, refusal) = pour(.request(id: id, nonce: nonce, action), to: key)
     if let refusal { throw refusal }
     guard let posted = await posted(task) else { throw failure(of: task, key: key) }
-    _ = await posted.host.reduce(through: posted.number)
     guard let handler = posted.host as? StateHandler<Hosted.State, Hosted.Action> else {
       throw HostError.refused(key: key.stationKeyText, reason: "its Station is gone")
     }
-    guard let entry = await handler.read(\Hosted.State.requests[id]) else {
-      throw HostError.refused(
-        key: key.stationKeyText, reason: "request \(id) left the key's window before its receipt was read")
-    }
+    guard let entry = await handler.read({ $0.requests[id] }) else { throw Self.leftWindow(key, id) }
     return PourReceipt(sequence: entry.sequence, duplicate: entry.nonce != nonce)
+  }
+
+  /// The error of a request whose id left its key's window before its receipt was read: more
+  /// requests than the window holds were made to the key in between.
+  @usableFromInline
+  static func leftWindow(_ key: Key, _ id: String) -> HostError {
+    .refused(
+      key: key.stationKeyText, reason: "request \(id) left the key's window before its receipt was read")
   }
 
   /// Pours a hosted action; the task, and the failure when it was refused at once.
