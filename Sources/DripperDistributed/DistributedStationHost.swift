@@ -41,10 +41,19 @@ where
   public static var protocolVersion: Int { 1 }
 
   /// Serves `host` on `actorSystem`.
+  ///
+  /// Inlinable: the host is erased where its feature is known, so its calls run code specialized
+  /// for the feature's types.
+  @inlinable
   public init<Feature: Dripper>(host: StationHost<Key, Feature>, actorSystem: ActorSystem)
   where Feature.State == State, Feature.Action == Action {
+    self.init(host: AnyStationHost(host), actorSystem: actorSystem)
+  }
+
+  /// Serves an erased host on `actorSystem`.
+  public init(host: AnyStationHost<Key, State, Action>, actorSystem: ActorSystem) {
     self.actorSystem = actorSystem
-    self.host = AnyStationHost(host)
+    self.host = host
   }
 
   /// Pours `action` into `key` once per request `id`, and returns after its reduction with the
@@ -61,9 +70,14 @@ where
     _ action: Action, to key: Key, id: String, version: Int = DistributedStationHost.protocolVersion
   ) async throws -> PourReceipt {
     try Self.check(version)
-    let host = self.host
-    return try await Self.retryingHeldKeys(key) { () async throws(HostError) in
-      try await host.pour(action, key, id)
+    let pour = host.pour
+    do {
+      return try await pour(action, key, id)
+    } catch {
+      // Off the way of a pour that succeeds: the retries of a key held elsewhere.
+      return try await Self.retryingHeldKeys(key, after: error) { () async throws(HostError) in
+        try await pour(action, key, id)
+      }
     }
   }
 
@@ -74,8 +88,14 @@ where
     of key: Key, version: Int = DistributedStationHost.protocolVersion
   ) async throws -> State {
     try Self.check(version)
-    let host = self.host
-    return try await Self.retryingHeldKeys(key) { () async throws(HostError) in try await host.state(key) }
+    let state = host.state
+    do {
+      return try await state(key)
+    } catch {
+      return try await Self.retryingHeldKeys(key, after: error) { () async throws(HostError) in
+        try await state(key)
+      }
+    }
   }
 
   /// Returns once the key's pours have been reduced and their effects have ended on this node.
@@ -161,23 +181,23 @@ where
     }
   }
 
-  /// Runs `body`, a use of `key`; a key held by another node (its journal locked: a handover not
-  /// finished) is tried again for a few seconds, then refused with
-  /// ``DistributedHostError/heldElsewhere(key:)``.
+  /// After `body`, a use of `key`, failed with `error`: a key held by another node (its journal
+  /// locked: a handover not finished) is tried again for a few seconds, then refused with
+  /// ``DistributedHostError/heldElsewhere(key:)``; any other error is thrown as it is.
   private static func retryingHeldKeys<Result: Sendable>(
-    _ key: Key, _ body: @Sendable () async throws(HostError) -> Result
+    _ key: Key, after error: HostError, _ body: @Sendable () async throws(HostError) -> Result
   ) async throws -> Result {
-    var attempt = 0
-    while true {
+    var failure = DistributedHostError(error)
+    for attempt in 1...5 {
+      guard case .heldElsewhere = failure else { throw failure }
+      try await Task.sleep(for: .milliseconds(100 * attempt))
       do {
         return try await body()
       } catch {
-        let failure = DistributedHostError(error)
-        guard case .heldElsewhere = failure, attempt < 5 else { throw failure }
-        attempt += 1
-        try await Task.sleep(for: .milliseconds(100 * attempt))
+        failure = DistributedHostError(error)
       }
     }
+    throw failure
   }
 }
 
@@ -209,7 +229,8 @@ extension DistributedStationHost {
   /// ```
   public static var messageTypes: [any Codable.Type] {
     [
-      Key.self, [Key].self, State.self, Action.self, PourReceipt.self, SubscriptionID.self, String.self, Int.self,
+      Key.self, [Key].self, State.self, Action.self, PourReceipt.self, SubscriptionID.self, String.self,
+      Int.self,
       DistributedHostError.self, JournalError.self,
     ]
   }
