@@ -41,6 +41,9 @@ public final class JSONActorSystem: DistributedActorSystem, Sendable {
   private let wire: any Wire
   private let actors = Mutex<[NodeActorID: Registered]>([:])
   private let nextNumber = Atomic<UInt64>(1)
+  private let types = Mutex<[String: Any.Type]>([:])
+  /// The last substitutions read, and their types: most calls to a node are to one generic actor.
+  private let lastSubstitutions = Mutex<(names: [String], types: [Any.Type])>(([], []))
 
   /// What runs a call on a local actor, kept without keeping the actor.
   private struct Registered: Sendable {
@@ -93,9 +96,9 @@ public final class JSONActorSystem: DistributedActorSystem, Sendable {
     on actor: Act, target: RemoteCallTarget, invocation: inout InvocationEncoder, throwing: Err.Type,
     returning: Res.Type
   ) async throws -> Res where Act: DistributedActor, Act.ID == ActorID, Err: Error, Res: Codable {
-    let reply = try await call(actor.id, target: target, invocation: invocation)
-    guard case .value(let data) = reply else { throw try Self.error(of: reply) }
-    return try decoder().decode(Res.self, from: data)
+    let bytes = try await wire.deliver(
+      callFrame(invocation, to: actor.id, target: target), from: node, to: actor.id.node)
+    return try value(ofReply: bytes, as: Res.self)
   }
 
   /// Sends a call that returns nothing.
@@ -110,11 +113,36 @@ public final class JSONActorSystem: DistributedActorSystem, Sendable {
     async throws
     -> Reply
   {
+    let bytes = try await wire.deliver(callFrame(invocation, to: id, target: target), from: node, to: id.node)
+    return try Reply(bytes: Array(bytes))
+  }
+
+  /// The bytes of a call, as they cross the wire.
+  public func callFrame(_ invocation: JSONInvocationEncoder, to actor: NodeActorID, target: RemoteCallTarget)
+    -> Data
+  {
     let call = Call(
-      actor: id, target: target.identifier, substitutions: invocation.substitutions,
+      actor: actor, target: target.identifier, substitutions: invocation.substitutions,
       arguments: invocation.arguments)
-    let bytes = try await wire.deliver(try JSONEncoder().encode(call), from: node, to: id.node)
-    return try JSONDecoder().decode(Reply.self, from: bytes)
+    return Data(call.bytes)
+  }
+
+  /// A decoder of the call a frame carries, and the actor it calls: what the callee reads.
+  public func invocationDecoder(callFrame bytes: Data) throws -> (NodeActorID, JSONInvocationDecoder) {
+    let call = try Call(bytes: Array(bytes))
+    return (call.actor, JSONInvocationDecoder(call: call, system: self))
+  }
+
+  /// The bytes of a reply that returns `value`, as they cross the wire.
+  public func replyFrame<Value: Codable>(returning value: Value) throws -> Data {
+    Data(Reply.value(try JSONValue.encode(value)[...]).bytes)
+  }
+
+  /// The value a reply's frame returns.
+  public func value<Value: Codable>(ofReply bytes: Data, as type: Value.Type) throws -> Value {
+    let reply = try Reply(bytes: Array(bytes))
+    guard case .value(let json) = reply else { throw try Self.error(of: reply) }
+    return try JSONValue.decode(Value.self, from: json, decoder: decoder)
   }
 
   /// A decoder that resolves the distributed actors it decodes on this system.
@@ -124,26 +152,44 @@ public final class JSONActorSystem: DistributedActorSystem, Sendable {
     return decoder
   }
 
+  /// The types of a call's generic substitutions.
+  func types(named names: [String]) throws -> [Any.Type] {
+    if let types = lastSubstitutions.withLock({ $0.names == names ? $0.types : nil }) { return types }
+    let types = try names.map(type(named:))
+    lastSubstitutions.withLock { $0 = (names, types) }
+    return types
+  }
+
+  /// The type a mangled name stands for, looked up once per name: the runtime's lookup costs more
+  /// than the rest of a small call.
+  func type(named name: String) throws -> Any.Type {
+    if let type = types.withLock({ $0[name] }) { return type }
+    guard let type = _typeByName(name) else {
+      throw RemoteCallFailure(message: "no type \(name) in this process")
+    }
+    types.withLock { $0[name] = type }
+    return type
+  }
+
   // MARK: - Serving
 
   /// Runs a call that came through the wire on the local actor it names; the reply, encoded.
   public func handle(_ bytes: Data) async -> Data {
     let reply: Reply
     do {
-      let call = try JSONDecoder().decode(Call.self, from: bytes)
-      guard let registered = actors.withLock({ $0[call.actor] }) else {
-        throw RemoteCallFailure(message: "no actor \(call.actor) on node \(node)")
+      var (actor, decoder) = try invocationDecoder(callFrame: bytes)
+      guard let registered = actors.withLock({ $0[actor] }) else {
+        throw RemoteCallFailure(message: "no actor \(actor) on node \(node)")
       }
-      var decoder = JSONInvocationDecoder(call: call, system: self)
       let handler = JSONResultHandler()
-      guard try await registered.execute(&decoder, handler, RemoteCallTarget(call.target)) else {
-        throw RemoteCallFailure(message: "the actor \(call.actor) is gone")
+      guard try await registered.execute(&decoder, handler, RemoteCallTarget(decoder.call.target)) else {
+        throw RemoteCallFailure(message: "the actor \(actor) is gone")
       }
       reply = handler.reply ?? .error(ErrorEnvelope(RemoteCallFailure(message: "the call returned nothing")))
     } catch {
       reply = .error(ErrorEnvelope(error))
     }
-    return (try? JSONEncoder().encode(reply)) ?? Data()
+    return Data(reply.bytes)
   }
 
   /// The error a reply carries: the callee's, decoded as its own type when it is `Codable`.
@@ -155,8 +201,9 @@ public final class JSONActorSystem: DistributedActorSystem, Sendable {
   }
 }
 
-/// A call as it crosses the wire.
-public struct Call: Codable, Sendable {
+/// A call as it crosses the wire: a frame of its actor, its target, its generic substitutions and
+/// its arguments, each as JSON.
+public struct Call: Sendable {
   /// The actor called.
   public let actor: NodeActorID
   /// The mangled name of the function.
@@ -164,25 +211,95 @@ public struct Call: Codable, Sendable {
   /// The mangled names of the generic arguments.
   public let substitutions: [String]
   /// Each argument as JSON.
-  public let arguments: [Data]
+  public let arguments: [[UInt8]]
+
+  init(actor: NodeActorID, target: String, substitutions: [String], arguments: [[UInt8]]) {
+    self.actor = actor
+    self.target = target
+    self.substitutions = substitutions
+    self.arguments = arguments
+  }
+
+  /// Reads a call's frame.
+  init(bytes: [UInt8]) throws {
+    var reader = try FrameReader(bytes)
+    actor = NodeActorID(node: try reader.string(), number: try reader.integer())
+    target = try reader.string()
+    substitutions = try (0..<reader.integer()).map { _ in try reader.string() }
+    arguments = try (0..<reader.integer()).map { _ in Array(try reader.field()) }
+  }
+
+  /// The call's frame.
+  var bytes: [UInt8] {
+    var writer = FrameWriter(capacity: 64 + target.utf8.count + arguments.reduce(0) { $0 + $1.count + 8 })
+    writer.append(actor.node)
+    writer.append(actor.number)
+    writer.append(target)
+    writer.append(UInt64(substitutions.count))
+    for substitution in substitutions { writer.append(substitution) }
+    writer.append(UInt64(arguments.count))
+    for argument in arguments { writer.append(argument) }
+    return writer.bytes
+  }
 }
 
 /// A reply as it crosses the wire.
-public enum Reply: Codable, Sendable {
-  case value(Data)
+public enum Reply: Sendable {
+  case value(ArraySlice<UInt8>)
   case void
   case error(ErrorEnvelope)
+
+  /// Reads a reply's frame.
+  init(bytes: [UInt8]) throws {
+    var reader = try FrameReader(bytes)
+    switch try reader.integer() {
+    case 0: self = .value(try reader.field())
+    case 1: self = .void
+    case 2:
+      let type = try reader.string()
+      let json = try reader.field()
+      self = .error(
+        ErrorEnvelope(
+          type: type.isEmpty ? nil : type, json: json.isEmpty ? nil : Data(json),
+          description: try reader.string()))
+    case let kind: throw RemoteCallFailure(message: "a reply of unknown kind \(kind)")
+    }
+  }
+
+  /// The reply's frame.
+  var bytes: [UInt8] {
+    var writer = FrameWriter()
+    switch self {
+    case .value(let json):
+      writer.append(0)
+      writer.append(json)
+    case .void:
+      writer.append(1)
+    case .error(let envelope):
+      writer.append(2)
+      writer.append(envelope.type ?? "")
+      writer.append(envelope.json ?? Data())
+      writer.append(envelope.description)
+    }
+    return writer.bytes
+  }
 }
 
 /// An error as it crosses the wire: its type's mangled name and its JSON, when it is `Codable`, else
 /// its description.
-public struct ErrorEnvelope: Codable, Sendable {
+public struct ErrorEnvelope: Sendable {
   /// The error type's mangled name, when it is Codable.
   public let type: String?
   /// The error as JSON, when it is Codable.
   public let json: Data?
   /// In one line.
   public let description: String
+
+  init(type: String?, json: Data?, description: String) {
+    self.type = type
+    self.json = json
+    self.description = description
+  }
 
   init(_ error: any Error) {
     description = "\(error)"
@@ -218,7 +335,7 @@ public struct JSONInvocationEncoder: DistributedTargetInvocationEncoder {
   public typealias SerializationRequirement = any Codable
 
   var substitutions: [String] = []
-  var arguments: [Data] = []
+  var arguments: [[UInt8]] = []
 
   /// Records a generic argument by its mangled name.
   public mutating func recordGenericSubstitution<T>(_ type: T.Type) throws {
@@ -230,7 +347,7 @@ public struct JSONInvocationEncoder: DistributedTargetInvocationEncoder {
 
   /// Records an argument as JSON.
   public mutating func recordArgument<Value: Codable>(_ argument: RemoteCallArgument<Value>) throws {
-    arguments.append(try JSONEncoder().encode(argument.value))
+    arguments.append(try JSONValue.encode(argument.value))
   }
 
   /// Nothing to record.
@@ -249,29 +366,24 @@ public struct JSONInvocationDecoder: DistributedTargetInvocationDecoder {
   public typealias SerializationRequirement = any Codable
 
   let call: Call
-  let decoder: JSONDecoder
+  let system: JSONActorSystem
   var next = 0
 
   init(call: Call, system: JSONActorSystem) {
     self.call = call
-    self.decoder = system.decoder()
+    self.system = system
   }
 
   /// The generic arguments, by name.
   public mutating func decodeGenericSubstitutions() throws -> [Any.Type] {
-    return try call.substitutions.map { name in
-      guard let type = _typeByName(name) else {
-        throw RemoteCallFailure(message: "no type \(name) in this process")
-      }
-      return type
-    }
+    try system.types(named: call.substitutions)
   }
 
   /// The next argument, from JSON.
   public mutating func decodeNextArgument<Argument: Codable>() throws -> Argument {
     guard next < call.arguments.count else { throw RemoteCallFailure(message: "an argument is missing") }
     defer { next += 1 }
-    return try decoder.decode(Argument.self, from: call.arguments[next])
+    return try JSONValue.decode(Argument.self, from: call.arguments[next][...], decoder: system.decoder)
   }
 
   /// Not recorded.
@@ -292,8 +404,8 @@ public final class JSONResultHandler: DistributedTargetInvocationResultHandler, 
 
   /// Keeps the value, as JSON.
   public func onReturn<Success: Codable>(value: Success) async throws {
-    let data = try JSONEncoder().encode(value)
-    result.withLock { $0 = .value(data) }
+    let json = try JSONValue.encode(value)
+    result.withLock { $0 = .value(json[...]) }
   }
 
   /// Keeps that nothing was returned.

@@ -114,4 +114,21 @@ final class Received: Sendable {
     #expect(retry == PourReceipt(sequence: 1, duplicate: true))
     #expect(try await remote.state(of: "a") == Tally.State(total: 10, count: 1))
   }
+
+  /// The test system's frames: a call to no such function, of another frame version, or cut short is
+  /// answered with an error, and the host goes on.
+  @Test func aMalformedCallIsAnsweredWithAnError() async throws {
+    let network = TestNetwork()
+    let (server, client) = (network.node("server"), network.node("client"))
+    let host = JSONHost(host: try tallyHost(), actorSystem: server)
+    var encoder = client.makeInvocationEncoder()
+    try encoder.recordArgument(RemoteCallArgument(label: nil, name: "key", value: "a"))
+    let frame = client.callFrame(encoder, to: host.id, target: RemoteCallTarget("no such target"))
+    for bytes in [frame, Data(), Data([9]) + frame.dropFirst(), frame.prefix(frame.count / 2)] {
+      let reply = await server.handle(bytes)
+      #expect(throws: RemoteCallFailure.self) { try server.value(ofReply: reply, as: Int.self) }
+    }
+    let remote = try JSONHost.resolve(id: host.id, using: client)
+    #expect(try await remote.pour(.add(1), to: "a", id: "r") == PourReceipt(sequence: 1, duplicate: false))
+  }
 }
