@@ -78,7 +78,8 @@ let package = Package(
     .testTarget(
       name: "AccountsTests", dependencies: ["Accounts", "Dripper"], swiftSettings: strict),
     .executableTarget(
-      name: "dripper-bench", dependencies: ["Dripper"], path: "Benchmarks", exclude: ["README.md"],
+      name: "dripper-bench", dependencies: ["Dripper", "DripperDistributed", "DistributedTestSupport"],
+      path: "Benchmarks", exclude: ["README.md"],
       swiftSettings: strict),
   ]
 )

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compiles every ```swift block of README.md and of both DocC catalogs in a
+# Compiles every ```swift block of README.md and of the DocC catalogs in a
 # scratch package that depends on Dripper by path, as a user's package would,
 # and runs the blocks that are tests. How blocks are wrapped: .ci/snippets.py.
 set -euo pipefail

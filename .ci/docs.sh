@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds both DocC catalogs with the toolchain's docc and fails on any warning
+# Builds the DocC catalogs with the toolchain's docc and fails on any warning
 # (a broken symbol link, a public symbol missing from a Topics section, ...).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,4 +1,7 @@
+import Distributed
+import DistributedTestSupport
 import Dripper
+import DripperDistributed
 
 #if canImport(Glibc)
   import Glibc
@@ -20,6 +23,7 @@ func allRows(_ options: BenchmarkOptions) async -> [Row] {
   if options.includes("journal") { rows += await journalRows(options) }
   if options.includes("producers") { rows += await producerRows(options) }
   if options.includes("hosting") { rows += await hostingRows(options) }
+  if options.includes("distributed") { rows += await distributedRows(options) }
   // Minutes: only when asked for by name.
   if options.filter?.contains("scale") == true { rows += await keysAtScaleRows(options) }
   return rows
@@ -206,6 +210,34 @@ func profile(_ mode: String) async -> Bool {
     var last: PourTask?
     for _ in 0..<n { last = host.pour(.increase, to: 1) }
     await last?.finish()
+  case "hostrequest":
+    let host = counterHost(lifetime: HostLifetime(idleAfter: nil))
+    let ids = (0..<n).map { "request-\($0)" }
+    for id in ids { _ = try? await host.pour(.increase, to: 1, id: id) }
+  case "distributedjson":
+    typealias JSONHost = DistributedStationHost<Int, KeyCounter.State, KeyCounter.Action, JSONActorSystem>
+    let network = TestNetwork()
+    let served = JSONHost(
+      host: counterHost(lifetime: HostLifetime(idleAfter: nil)), actorSystem: network.node("server"))
+    guard let remote = try? JSONHost.resolve(id: served.id, using: network.node("client")) else {
+      return false
+    }
+    let ids = (0..<n / 20).map { "request-\($0)" }
+    for id in ids { _ = try? await remote.pour(.increase, to: 1, id: id) }
+  case "jsoncall":
+    let system = TestNetwork().node("client")
+    let target = RemoteCallTarget(String(repeating: "p", count: 160))
+    for index in 0..<n / 10 {
+      encodeAndDecodePour(.increase, key: 1, id: "request-\(index)", on: system, target: target)
+    }
+  case "distributedlocal":
+    let host = DistributedStationHost<
+      Int, KeyCounter.State, KeyCounter.Action, LocalTestingDistributedActorSystem
+    >(
+      host: counterHost(lifetime: HostLifetime(idleAfter: nil)),
+      actorSystem: LocalTestingDistributedActorSystem())
+    let ids = (0..<n).map { "request-\($0)" }
+    for id in ids { _ = try? await host.pour(.increase, to: 1, id: id) }
   case "journalmemory", "journalfile":
     let journal =
       mode == "journalmemory"
