@@ -1,5 +1,6 @@
 public import Distributed
 public import Foundation
+import Dripper
 import Synchronization
 
 /// An actor's id on a ``JSONActorSystem``: the node it lives on and its number there.
@@ -39,11 +40,11 @@ public final class JSONActorSystem: DistributedActorSystem, Sendable {
   /// This node's name.
   public let node: String
   private let wire: any Wire
-  private let actors = Mutex<[NodeActorID: Registered]>([:])
+  private let actors = Lock<[NodeActorID: Registered]>([:])
   private let nextNumber = Atomic<UInt64>(1)
-  private let types = Mutex<[String: Any.Type]>([:])
+  private let types = Lock<[String: Any.Type]>([:])
   /// The last substitutions read, and their types: most calls to a node are to one generic actor.
-  private let lastSubstitutions = Mutex<(names: [String], types: [Any.Type])>(([], []))
+  private let lastSubstitutions = Lock<(names: [String], types: [Any.Type])>(([], []))
 
   /// What runs a call on a local actor, kept without keeping the actor.
   private struct Registered: Sendable {
@@ -398,7 +399,7 @@ public final class JSONResultHandler: DistributedTargetInvocationResultHandler, 
   /// Everything that crosses is Codable.
   public typealias SerializationRequirement = any Codable
 
-  private let result = Mutex<Reply?>(nil)
+  private let result = Lock<Reply?>(nil)
 
   var reply: Reply? { result.withLock { $0 } }
 

@@ -1,6 +1,6 @@
 import Dispatch
 public import Foundation
-import Synchronization
+import Dripper
 
 #if canImport(Glibc)
   import Glibc
@@ -11,7 +11,7 @@ import Synchronization
 /// reply a frame back. Test code only: a shipped service brings its own actor system and transport.
 public final class SocketWire: Wire {
   private let directory: String
-  private let server = Mutex<Int32?>(nil)
+  private let server = Lock<Int32?>(nil)
 
   /// A wire through the sockets in `directory`.
   public init(directory: String) {
@@ -55,7 +55,7 @@ public final class SocketWire: Wire {
     defer { close(connection) }
     while let call = readFrame(connection) {
       let done = DispatchSemaphore(value: 0)
-      let reply = Mutex(Data())
+      let reply = Lock(Data())
       Task {
         let bytes = await system.handle(call)
         reply.withLock { $0 = bytes }

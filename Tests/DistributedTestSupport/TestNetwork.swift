@@ -1,5 +1,5 @@
 public import Foundation
-import Synchronization
+import Dripper
 
 /// The nodes of one process and the faults between them: a ``Wire`` that hands each encoded call
 /// to its node's system, and can drop a reply after the call ran, delay calls (in any order), or
@@ -16,7 +16,7 @@ public final class TestNetwork: Wire {
     var calls = 0
   }
 
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   /// Makes one.
   public init() {}

@@ -3,7 +3,6 @@ import DistributedTestSupport
 import Dripper
 import DripperDistributed
 import Foundation
-import Synchronization
 import Testing
 
 typealias LocalHost = DistributedStationHost<
@@ -25,7 +24,7 @@ func tallyHost(folder: String? = nil, node: String = "local") throws -> StationH
 
 /// Collects the states a subscriber receives.
 final class Received: Sendable {
-  private let states = Mutex<[Tally.State]>([])
+  private let states = Lock<[Tally.State]>([])
   private let changed = AsyncStream<Void>.makeStream()
 
   func append(_ state: Tally.State) {
