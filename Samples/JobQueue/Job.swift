@@ -1,5 +1,11 @@
 import Dripper
 
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// A job's number, given by the client that submits it.
 typealias JobID = Int
 
@@ -26,7 +32,9 @@ struct Job: Equatable, Sendable {
   var status = Status.queued
   /// How many attempts have started.
   var attempts = 0
-  let submittedAt: Timestamp
+  /// When it was submitted: the time since 1970-01-01 00:00:00 UTC, kept as a `Duration` so that
+  /// a snapshot writes it and reads it back exactly (a `Date` is a `Double` of seconds).
+  let submittedAt: Duration
   /// How many times the job ended: the tests check that it is never more than once.
   var endings = 0
 }
@@ -66,4 +74,13 @@ struct FIFO<Element: Equatable & Sendable>: Equatable, Sendable {
   }
 
   var elements: ArraySlice<Element> { storage[head...] }
+}
+
+extension Duration {
+  /// The time from 1970-01-01 00:00:00 UTC to `date`, to the nanosecond.
+  static func sinceEpoch(_ date: Date) -> Duration {
+    let seconds = date.timeIntervalSince1970.rounded(.down)
+    return .seconds(Int64(seconds))
+      + .nanoseconds(Int64(((date.timeIntervalSince1970 - seconds) * 1e9).rounded()))
+  }
 }

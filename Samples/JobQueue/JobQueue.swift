@@ -77,7 +77,7 @@ struct JobQueue: Dripper {
       case .submit(let id):
         guard state.jobs[id] == nil else { return .none }
         state.metrics.submitted += 1
-        state.jobs[id] = Job(id: id, submittedAt: date.now)
+        state.jobs[id] = Job(id: id, submittedAt: .sinceEpoch(date.now))
         if state.isShuttingDown {
           end(id, as: .cancelled, in: &state)
           return .none
@@ -215,7 +215,7 @@ struct JobQueue: Dripper {
     switch status {
     case .done:
       state.metrics.done += 1
-      state.metrics.latencies.add(date.now.sinceEpoch - ending.submittedAt.sinceEpoch)
+      state.metrics.latencies.add(.sinceEpoch(date.now) - ending.submittedAt)
     case .failed: state.metrics.failed += 1
     case .cancelled: state.metrics.cancelled += 1
     case .queued, .running, .waitingToRetry: break

@@ -86,7 +86,7 @@ enum Journaling {
       lines.append("worker \(worker.id) \(worker.job.map(String.init) ?? "-") \(worker.attempt)")
     }
     for job in state.jobs.values.sorted(by: { $0.id < $1.id }) {
-      let (seconds, attoseconds) = job.submittedAt.sinceEpoch.components
+      let (seconds, attoseconds) = job.submittedAt.components
       lines.append(
         "job \(job.id) \(code(job.status)) \(job.attempts) \(job.endings) \(seconds) \(attoseconds / 1_000_000_000)"
       )
@@ -131,7 +131,7 @@ enum Journaling {
         }
         let id = try number(1)
         let submittedAt = Duration.seconds(try number(5)) + .nanoseconds(try number(6))
-        var job = Job(id: id, submittedAt: Timestamp(sinceEpoch: submittedAt))
+        var job = Job(id: id, submittedAt: submittedAt)
         job.status = status
         job.attempts = try number(3)
         job.endings = try number(4)

@@ -1,10 +1,11 @@
 import Dripper
+import Foundation
 
 /// The editor of a todo's title, presented by the list: a draft the list saves on `commit`, or
 /// that the editor drops on `discard` by dismissing itself.
 struct Editor: Dripper {
   struct State: Equatable, Sendable {
-    let rowID: UniqueID
+    let rowID: UUID
     var draft: String
   }
 

@@ -49,8 +49,12 @@ enum Journaling {
       for shift in stride(from: 0, to: 64, by: 8) { add(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
     }
     for row in state.rows {
-      add(row.id.high)
-      add(row.id.low)
+      // The id's sixteen bytes as two big-endian words, as entries written before ids were
+      // Foundation's hashed them: old journals keep their hashes.
+      withUnsafeBytes(of: row.id.uuid) { bytes in
+        add(bytes.prefix(8).reduce(0) { $0 << 8 | UInt64($1) })
+        add(bytes.suffix(8).reduce(0) { $0 << 8 | UInt64($1) })
+      }
       add(UInt8(row.isDone ? 1 : 0))
       for byte in row.title.utf8 { add(byte) }
       add(UInt8(0xFF))  // not UTF-8: ends the title

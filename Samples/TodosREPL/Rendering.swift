@@ -1,4 +1,5 @@
 import Dripper
+import Foundation
 import REPLSupport
 
 /// How the Todos REPL shows the list.
@@ -89,7 +90,7 @@ enum Rendering {
     // that appends or changes one row costs no hashing of the others.
     let old = shown.rows
     let new = state.rows
-    var changed: [UniqueID] = []
+    var changed: [UUID] = []
     var aligned = true
     for index in new.indices {
       let row = new[index]

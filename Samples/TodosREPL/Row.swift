@@ -1,9 +1,10 @@
 import Dripper
+import Foundation
 
 /// One todo: a row of the list.
 struct Row: Dripper {
   struct State: Equatable, Identifiable, Codable, Sendable {
-    let id: UniqueID
+    let id: UUID
     var title: String
     var isDone = false
   }

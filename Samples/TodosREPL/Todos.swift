@@ -1,4 +1,5 @@
 import Dripper
+import Foundation
 
 /// A todo list built from small features: rows (`forEach`), an optional editor (`ifLet`), a filter,
 /// a search that waits for typing to pause (a debounced, cancel-in-flight effect on the clock), and
@@ -62,13 +63,13 @@ struct Todos: Dripper {
     /// holds the id and a replay gives the same list (see `--journal`).
     case add(String)
     case insert(Row.State)
-    case rows(IdentifiedAction<UniqueID, Row.Action>)
-    case remove(UniqueID)
+    case rows(IdentifiedAction<UUID, Row.Action>)
+    case remove(UUID)
     case clearDone
     case setFilter(Filter)
     case queryChanged(String)
     case searchApplied(String)
-    case edit(UniqueID)
+    case edit(UUID)
     case editor(PresentationAction<Editor.Action>)
     case undo
     case redo
@@ -155,7 +156,7 @@ extension CasePath<Todos.Action, PresentationAction<Editor.Action>> {
   static var editor: Self { Self(Todos.Action.editor) { if case .editor(let a) = $0 { a } else { nil } } }
 }
 
-extension CasePath<Todos.Action, IdentifiedAction<UniqueID, Row.Action>> {
+extension CasePath<Todos.Action, IdentifiedAction<UUID, Row.Action>> {
   static var rows: Self { Self(Todos.Action.rows) { if case .rows(let a) = $0 { a } else { nil } } }
 }
 

@@ -60,7 +60,7 @@ public enum DripperBuilder<State: Sendable, Action: Sendable> {
   public static func buildLimitedAvailability<D: Dripper<State, Action>>(
     _ dripper: D
   ) -> Drip<State, Action> {
-    Drip(dripper)
+    Drip.erasing(dripper)
   }
 
   /// A `for` loop: each dripper runs in turn.

@@ -1,6 +1,6 @@
 public import Distributed
-public import Foundation
 import Dripper
+public import Foundation
 import Synchronization
 
 /// An actor's id on a ``JSONActorSystem``: the node it lives on and its number there.

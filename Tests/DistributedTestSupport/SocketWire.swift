@@ -1,6 +1,6 @@
 import Dispatch
-public import Foundation
 import Dripper
+public import Foundation
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,5 @@
-public import Foundation
 import Dripper
+public import Foundation
 
 /// The nodes of one process and the faults between them: a ``Wire`` that hands each encoded call
 /// to its node's system, and can drop a reply after the call ran, delay calls (in any order), or

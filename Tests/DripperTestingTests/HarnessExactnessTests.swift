@@ -1,5 +1,6 @@
 import Dripper
 import DripperTesting
+import Foundation
 import Synchronization
 import Testing
 
@@ -16,7 +17,7 @@ struct Navigator: Dripper {
   struct State: Equatable, Sendable {
     var path = StackState<Page>()
     var count = 0
-    var id: UniqueID
+    var id: UUID
 
     init() {
       @Dependency(\.uuid) var uuid
@@ -136,7 +137,7 @@ struct Navigator: Dripper {
   /// TCA's `TestStore(initialState:)` builds the state within the test's dependencies.
   @Test func theInitialStateIsMadeWithTheTestsDependencies() async {
     let station = navigator()
-    #expect(station.state.id == UniqueID(high: 0, low: 0))
+    #expect(station.state.id == UUID(0))
     await station.finish()
   }
 }

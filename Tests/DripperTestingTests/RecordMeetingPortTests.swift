@@ -1,5 +1,6 @@
 import Dripper
 import DripperTesting
+import Foundation
 import Testing
 
 // TCA's SyncUps example (Examples/SyncUps): the RecordMeeting screen, written again as a Dripper
@@ -13,16 +14,16 @@ import Testing
 /// A sync-up and its recorded meetings, as the example's models.
 struct SyncUp: Equatable, Identifiable, Sendable {
   struct Attendee: Equatable, Identifiable, Sendable {
-    let id: UniqueID
+    let id: UUID
     var name = ""
   }
   struct Meeting: Equatable, Identifiable, Sendable {
-    let id: UniqueID
-    let date: Timestamp
+    let id: UUID
+    let date: Date
     var transcript: String
   }
 
-  let id: UniqueID
+  let id: UUID
   var attendees: [Attendee] = []
   var duration: Duration = .seconds(5 * 60)
   var meetings: [Meeting] = []
@@ -31,9 +32,9 @@ struct SyncUp: Equatable, Identifiable, Sendable {
   var durationPerAttendee: Duration { duration / attendees.count }
 
   static let mock = SyncUp(
-    id: UniqueID(high: 1, low: 0),
+    id: UUID(100),
     attendees: ["Blob", "Blob Jr", "Blob Sr", "Blob Esq", "Blob III", "Blob I"].enumerated().map {
-      Attendee(id: UniqueID(high: 2, low: UInt64($0.offset)), name: $0.element)
+      Attendee(id: UUID(200 + $0.offset), name: $0.element)
     },
     duration: .seconds(60),
     title: "Design")
@@ -41,8 +42,8 @@ struct SyncUp: Equatable, Identifiable, Sendable {
   /// Three attendees with two seconds each: the tests' sync-up.
   static func short() -> SyncUp {
     SyncUp(
-      id: UniqueID(high: 1, low: 1),
-      attendees: (0..<3).map { Attendee(id: UniqueID(high: 3, low: UInt64($0))) },
+      id: UUID(101),
+      attendees: (0..<3).map { Attendee(id: UUID(300 + $0)) },
       duration: .seconds(6))
   }
 }
@@ -245,7 +246,7 @@ extension CasePath<RecordMeeting.Action, SpeechClient.Result> {
 }
 
 /// TCA's `Date(timeIntervalSince1970: 1_234_567_890)`.
-private let now = Timestamp(sinceEpoch: .seconds(1_234_567_890))
+private let now = Date(timeIntervalSince1970: 1_234_567_890)
 
 /// A recording of `syncUp` on `clock`, with the speech recognizer `speech` gives, or denied.
 private func recording(
@@ -268,7 +269,7 @@ private func recording(
 }
 
 /// The first id `.incrementing` makes: TCA's `UUID(0)`.
-private let firstID = UniqueID(high: 0, low: 0)
+private let firstID = UUID(0)
 
 /// What saving the meeting does to the state: TCA's `$0.syncUp.meetings.insert(…, at: 0)`.
 private func saveMeeting(_ state: inout RecordMeeting.State) {

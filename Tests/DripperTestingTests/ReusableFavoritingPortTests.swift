@@ -1,5 +1,6 @@
 import Dripper
 import DripperTesting
+import Foundation
 import Testing
 
 // TCA's ReusableFavoriting case study (Examples/CaseStudies, HigherOrderReducers): a favorite
@@ -70,11 +71,11 @@ struct Favoriting<ID: Hashable & Sendable>: Dripper {
 struct FavoritedEpisode: Dripper {
   struct State: Equatable, Identifiable, Sendable {
     var alert: AlertState<FavoritingAction.Alert>?
-    let id: UniqueID
+    let id: UUID
     var isFavorite: Bool
     let title: String
 
-    var favorite: FavoritingState<UniqueID> {
+    var favorite: FavoritingState<UUID> {
       get { FavoritingState(alert: alert, id: id, isFavorite: isFavorite) }
       set { (alert, isFavorite) = (newValue.alert, newValue.isFavorite) }
     }
@@ -83,7 +84,7 @@ struct FavoritedEpisode: Dripper {
     case favorite(FavoritingAction)
   }
 
-  let favorite: @Sendable (UniqueID, Bool) async throws -> Bool
+  let favorite: @Sendable (UUID, Bool) async throws -> Bool
 
   var body: some DripperOf<Self> {
     Scope(state: \.favorite, action: .favorite) { Favoriting(favorite: favorite) }
@@ -99,7 +100,7 @@ struct FavoritedEpisodes: Dripper {
     case episodes(IdentifiedActionOf<FavoritedEpisode>)
   }
 
-  let favorite: @Sendable (UniqueID, Bool) async throws -> Bool
+  let favorite: @Sendable (UUID, Bool) async throws -> Bool
 
   var body: some DripperOf<Self> {
     EmptyDripper().forEach(\.episodes, action: .episodes) { FavoritedEpisode(favorite: favorite) }
@@ -131,11 +132,8 @@ extension CasePath<FavoritingAction, any Error> {
   }
 }
 
-/// TCA's `UUID(n)`.
-private func episodeID(_ n: UInt64) -> UniqueID { UniqueID(high: 0, low: n) }
-
 /// What happens to the favorite button of the episode with `id`.
-private func favoriteOf(_ id: UniqueID) -> CasePath<FavoritedEpisodes.Action, FavoritingAction> {
+private func favoriteOf(_ id: UUID) -> CasePath<FavoritedEpisodes.Action, FavoritingAction> {
   CasePath.episodes[id: id].appending(.favorite)
 }
 
@@ -143,9 +141,9 @@ private func favoriteOf(_ id: UniqueID) -> CasePath<FavoritedEpisodes.Action, Fa
   @Test func happyPath() async {
     let clock = TestClock()
     let episodes: IdentifiedArrayOf<FavoritedEpisode.State> = [
-      FavoritedEpisode.State(id: episodeID(0), isFavorite: false, title: "Functions"),
-      FavoritedEpisode.State(id: episodeID(1), isFavorite: false, title: "Functions"),
-      FavoritedEpisode.State(id: episodeID(2), isFavorite: false, title: "Functions"),
+      FavoritedEpisode.State(id: UUID(0), isFavorite: false, title: "Functions"),
+      FavoritedEpisode.State(id: UUID(1), isFavorite: false, title: "Functions"),
+      FavoritedEpisode.State(id: UUID(2), isFavorite: false, title: "Functions"),
     ]
     let store = TestStation(initialState: FavoritedEpisodes.State(episodes: episodes)) {
       FavoritedEpisodes { _, isFavorite in
@@ -154,39 +152,39 @@ private func favoriteOf(_ id: UniqueID) -> CasePath<FavoritedEpisodes.Action, Fa
       }
     }
 
-    await store.pour(favoriteOf(episodeID(0)).embed(.buttonTapped)) {
-      $0.episodes[id: episodeID(0)]?.isFavorite = true
+    await store.pour(favoriteOf(UUID(0)).embed(.buttonTapped)) {
+      $0.episodes[id: UUID(0)]?.isFavorite = true
     }
     await clock.advance(by: .seconds(1))
-    await store.receive(favoriteOf(episodeID(0)).appending(.responseSuccess))
+    await store.receive(favoriteOf(UUID(0)).appending(.responseSuccess))
 
-    await store.pour(favoriteOf(episodeID(1)).embed(.buttonTapped)) {
-      $0.episodes[id: episodeID(1)]?.isFavorite = true
+    await store.pour(favoriteOf(UUID(1)).embed(.buttonTapped)) {
+      $0.episodes[id: UUID(1)]?.isFavorite = true
     }
-    await store.pour(favoriteOf(episodeID(1)).embed(.buttonTapped)) {
-      $0.episodes[id: episodeID(1)]?.isFavorite = false
+    await store.pour(favoriteOf(UUID(1)).embed(.buttonTapped)) {
+      $0.episodes[id: UUID(1)]?.isFavorite = false
     }
     await clock.advance(by: .seconds(1))
-    await store.receive(favoriteOf(episodeID(1)).appending(.responseSuccess))
+    await store.receive(favoriteOf(UUID(1)).appending(.responseSuccess))
   }
 
   @Test func unhappyPath() async {
     let episodes: IdentifiedArrayOf<FavoritedEpisode.State> = [
-      FavoritedEpisode.State(id: episodeID(0), isFavorite: false, title: "Functions")
+      FavoritedEpisode.State(id: UUID(0), isFavorite: false, title: "Functions")
     ]
     let store = TestStation(initialState: FavoritedEpisodes.State(episodes: episodes)) {
       FavoritedEpisodes { _, _ in throw FavoriteError() }
     }
 
-    await store.pour(favoriteOf(episodeID(0)).embed(.buttonTapped)) {
-      $0.episodes[id: episodeID(0)]?.isFavorite = true
+    await store.pour(favoriteOf(UUID(0)).embed(.buttonTapped)) {
+      $0.episodes[id: UUID(0)]?.isFavorite = true
     }
-    await store.receive(favoriteOf(episodeID(0)).appending(.responseFailure)) {
-      $0.episodes[id: episodeID(0)]?.alert = AlertState { TextState("Favoriting failed.") }
+    await store.receive(favoriteOf(UUID(0)).appending(.responseFailure)) {
+      $0.episodes[id: UUID(0)]?.alert = AlertState { TextState("Favoriting failed.") }
     }
-    await store.pour(favoriteOf(episodeID(0)).embed(.alert(.dismiss))) {
-      $0.episodes[id: episodeID(0)]?.alert = nil
-      $0.episodes[id: episodeID(0)]?.isFavorite = false
+    await store.pour(favoriteOf(UUID(0)).embed(.alert(.dismiss))) {
+      $0.episodes[id: UUID(0)]?.alert = nil
+      $0.episodes[id: UUID(0)]?.isFavorite = false
     }
   }
 }

@@ -1,5 +1,6 @@
 import Dripper
 import DripperTesting
+import Foundation
 import Testing
 
 // TCA's SyncUps example (Examples/SyncUps): the SyncUpDetail screen, written again as a Dripper
@@ -18,7 +19,7 @@ import Testing
 extension SyncUp.Meeting {
   /// A past meeting of the mock sync-up.
   static let mock = SyncUp.Meeting(
-    id: UniqueID(high: 4, low: 0), date: Timestamp(sinceEpoch: .seconds(1_234_000_000)),
+    id: UUID(400), date: Date(timeIntervalSince1970: 1_234_000_000),
     transcript: "Lorem ipsum dolor sit amet")
 }
 

@@ -1,5 +1,6 @@
 import Dripper
 import DripperTesting
+import Foundation
 import Testing
 
 // TCA's SyncUps example (Examples/SyncUps): the AppFeature, a navigation stack of detail, meeting
@@ -185,7 +186,7 @@ private func appShowingDetail(
     ) {
       SyncUpsApp()
     } withDependencies: {
-      $0.date = .constant(Timestamp(sinceEpoch: .seconds(1_234_567_890)))
+      $0.date = .constant(Date(timeIntervalSince1970: 1_234_567_890))
       $0.clock = ImmediateClock()
       $0.speechClient.authorizationStatus = { .authorized }
       $0.speechClient.startTask = {
@@ -206,7 +207,7 @@ private func appShowingDetail(
       $0.path[id: 0]?.detail?.$syncUp.withLock {
         $0.meetings = [
           SyncUp.Meeting(
-            id: UniqueID(high: 0, low: 0), date: Timestamp(sinceEpoch: .seconds(1_234_567_890)),
+            id: UUID(0), date: Date(timeIntervalSince1970: 1_234_567_890),
             transcript: "I completed the project")
         ]
       }

@@ -1,5 +1,6 @@
 import Dripper
 import DripperTesting
+import Foundation
 import Testing
 
 // TCA's SyncUps example (Examples/SyncUps): the SyncUpForm and SyncUpsList screens, written again
@@ -16,7 +17,7 @@ struct SyncUpForm: Dripper {
     var syncUp: SyncUp
 
     enum Field: Hashable, Sendable {
-      case attendee(UniqueID)
+      case attendee(UUID)
       case title
     }
 
@@ -156,17 +157,14 @@ extension CasePath<SyncUpsList.Action, PresentationAction<SyncUpsList.Destinatio
   }
 }
 
-/// TCA's `UUID(n)`, as `.incrementing` makes them.
-private func uuid(_ n: UInt64) -> UniqueID { UniqueID(high: 0, low: n) }
-
 /// TCA's `Attendee.ID()`: an id `.incrementing` never makes.
-private func someAttendee(_ n: UInt64) -> SyncUp.Attendee { SyncUp.Attendee(id: UniqueID(high: 5, low: n)) }
+private func someAttendee(_ n: UInt64) -> SyncUp.Attendee { SyncUp.Attendee(id: UUID(500 + n)) }
 
 @Suite struct SyncUpFormTests {
   @Test func addAttendee() async {
     let store = TestStation(
       initialState: SyncUpForm.State(
-        syncUp: SyncUp(id: UniqueID(high: 1, low: 9), attendees: [], title: "Engineering"))
+        syncUp: SyncUp(id: UUID(109), attendees: [], title: "Engineering"))
     ) {
       SyncUpForm()
     } withDependencies: {
@@ -174,12 +172,12 @@ private func someAttendee(_ n: UInt64) -> SyncUp.Attendee { SyncUp.Attendee(id: 
     }
 
     await store.assert {
-      $0.syncUp.attendees = [SyncUp.Attendee(id: uuid(0))]
+      $0.syncUp.attendees = [SyncUp.Attendee(id: UUID(0))]
     }
 
     await store.pour(.addAttendeeButtonTapped) {
-      $0.focus = .attendee(uuid(1))
-      $0.syncUp.attendees = [SyncUp.Attendee(id: uuid(0)), SyncUp.Attendee(id: uuid(1))]
+      $0.focus = .attendee(UUID(1))
+      $0.syncUp.attendees = [SyncUp.Attendee(id: UUID(0)), SyncUp.Attendee(id: UUID(1))]
     }
   }
 
@@ -187,7 +185,7 @@ private func someAttendee(_ n: UInt64) -> SyncUp.Attendee { SyncUp.Attendee(id: 
     let store = TestStation(
       initialState: SyncUpForm.State(
         syncUp: SyncUp(
-          id: UniqueID(high: 1, low: 9), attendees: (0..<4).map(someAttendee), title: "Engineering"))
+          id: UUID(109), attendees: (0..<4).map(someAttendee), title: "Engineering"))
     ) {
       SyncUpForm()
     } withDependencies: {
@@ -207,8 +205,8 @@ private func someAttendee(_ n: UInt64) -> SyncUp.Attendee { SyncUp.Attendee(id: 
       $0.syncUp.attendees = [$0.syncUp.attendees[0]]
     }
     await store.pour(.deleteAttendees(atOffsets: [0])) {
-      $0.focus = .attendee(uuid(0))
-      $0.syncUp.attendees = [SyncUp.Attendee(id: uuid(0))]
+      $0.focus = .attendee(UUID(0))
+      $0.syncUp.attendees = [SyncUp.Attendee(id: UUID(0))]
     }
   }
 }
@@ -221,7 +219,7 @@ private func someAttendee(_ n: UInt64) -> SyncUp.Attendee { SyncUp.Attendee(id: 
       $0.uuid = .incrementing
     }
 
-    var syncUp = SyncUp(id: uuid(0), attendees: [SyncUp.Attendee(id: uuid(1))])
+    var syncUp = SyncUp(id: UUID(0), attendees: [SyncUp.Attendee(id: UUID(1))])
     await store.pour(.addSyncUpButtonTapped) {
       $0.destination = .add(SyncUpForm.State(syncUp: syncUp))
     }
@@ -245,7 +243,7 @@ private func someAttendee(_ n: UInt64) -> SyncUp.Attendee { SyncUp.Attendee(id: 
         destination: .add(
           SyncUpForm.State(
             syncUp: SyncUp(
-              id: UniqueID(uuidString: "deadbeef-dead-beef-dead-beefdeadbeef")!,
+              id: UUID(uuidString: "deadbeef-dead-beef-dead-beefdeadbeef")!,
               attendees: [
                 SyncUp.Attendee(id: uuid(), name: ""),
                 SyncUp.Attendee(id: uuid(), name: "    "),
@@ -266,8 +264,8 @@ private func someAttendee(_ n: UInt64) -> SyncUp.Attendee { SyncUp.Attendee(id: 
       $0.$syncUps.withLock {
         $0 = [
           SyncUp(
-            id: UniqueID(uuidString: "deadbeef-dead-beef-dead-beefdeadbeef")!,
-            attendees: [SyncUp.Attendee(id: UniqueID(high: 0, low: 0))],
+            id: UUID(uuidString: "deadbeef-dead-beef-dead-beefdeadbeef")!,
+            attendees: [SyncUp.Attendee(id: UUID(0))],
             title: "Design"
           )
         ]

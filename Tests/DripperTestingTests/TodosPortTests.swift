@@ -1,5 +1,6 @@
 import Dripper
 import DripperTesting
+import Foundation
 import Testing
 
 // TCA's Todos example (Examples/Todos), written again as Dripper features, with its ten tests
@@ -12,7 +13,7 @@ import Testing
 struct TodoExample: Dripper {
   struct State: Equatable, Identifiable, Sendable {
     var description = ""
-    let id: UniqueID
+    let id: UUID
     var isComplete = false
   }
   enum Action: BindableAction, Equatable {
@@ -125,20 +126,17 @@ extension CasePath<TodosExample.Action, IdentifiedActionOf<TodoExample>> {
   }
 }
 
-/// TCA's `UUID(n)`.
-private func todoID(_ n: UInt64) -> UniqueID { UniqueID(high: 0, low: n) }
-
 /// Rows with empty descriptions, complete where `complete` says.
 private func todos(_ complete: Bool...) -> IdentifiedArrayOf<TodoExample.State> {
   IdentifiedArrayOf(
-    complete.enumerated().map { TodoExample.State(id: todoID(UInt64($0.offset)), isComplete: $0.element) })
+    complete.enumerated().map { TodoExample.State(id: UUID(UInt64($0.offset)), isComplete: $0.element) })
 }
 
 /// TCA's `\.todos[id: id].binding.isComplete` and `.description`.
-private func setComplete(_ id: UniqueID, _ value: Bool) -> TodosExample.Action {
+private func setComplete(_ id: UUID, _ value: Bool) -> TodosExample.Action {
   .todos(.element(id: id, action: .binding(.set(\.isComplete, value))))
 }
-private func setDescription(_ id: UniqueID, _ value: String) -> TodosExample.Action {
+private func setDescription(_ id: UUID, _ value: String) -> TodosExample.Action {
   .todos(.element(id: id, action: .binding(.set(\.description, value))))
 }
 
@@ -162,12 +160,12 @@ private func todosStation(
     }
 
     await store.pour(.addTodoButtonTapped) {
-      $0.todos.insert(TodoExample.State(description: "", id: todoID(0), isComplete: false), at: 0)
+      $0.todos.insert(TodoExample.State(description: "", id: UUID(0), isComplete: false), at: 0)
     }
     await store.pour(.addTodoButtonTapped) {
       $0.todos = [
-        TodoExample.State(description: "", id: todoID(1), isComplete: false),
-        TodoExample.State(description: "", id: todoID(0), isComplete: false),
+        TodoExample.State(description: "", id: UUID(1), isComplete: false),
+        TodoExample.State(description: "", id: UUID(0), isComplete: false),
       ]
     }
   }
@@ -175,8 +173,8 @@ private func todosStation(
   @Test func editTodo() async {
     let store = TestStation(initialState: TodosExample.State(todos: todos(false))) { TodosExample() }
 
-    await store.pour(setDescription(todoID(0), "Learn Composable Architecture")) {
-      $0.todos[id: todoID(0)]?.description = "Learn Composable Architecture"
+    await store.pour(setDescription(UUID(0), "Learn Composable Architecture")) {
+      $0.todos[id: UUID(0)]?.description = "Learn Composable Architecture"
     }
   }
 
@@ -184,8 +182,8 @@ private func todosStation(
     let clock = TestClock()
     let store = todosStation(todos(false, false), on: clock)
 
-    await store.pour(setComplete(todoID(0), true)) {
-      $0.todos[id: todoID(0)]?.isComplete = true
+    await store.pour(setComplete(UUID(0), true)) {
+      $0.todos[id: UUID(0)]?.isComplete = true
     }
     await clock.advance(by: .seconds(1))
     await store.receive(.sortCompletedTodos) {
@@ -197,12 +195,12 @@ private func todosStation(
     let clock = TestClock()
     let store = todosStation(todos(false, false), on: clock)
 
-    await store.pour(setComplete(todoID(0), true)) {
-      $0.todos[id: todoID(0)]?.isComplete = true
+    await store.pour(setComplete(UUID(0), true)) {
+      $0.todos[id: UUID(0)]?.isComplete = true
     }
     await clock.advance(by: .milliseconds(500))
-    await store.pour(setComplete(todoID(0), false)) {
-      $0.todos[id: todoID(0)]?.isComplete = false
+    await store.pour(setComplete(UUID(0), false)) {
+      $0.todos[id: UUID(0)]?.isComplete = false
     }
     await clock.advance(by: .seconds(1))
     await store.receive(.sortCompletedTodos)
@@ -280,8 +278,8 @@ private func todosStation(
     await store.pour(.binding(.set(\.filter, .completed))) {
       $0.filter = .completed
     }
-    await store.pour(setDescription(todoID(1), "Did this already")) {
-      $0.todos[id: todoID(1)]?.description = "Did this already"
+    await store.pour(setDescription(UUID(1), "Did this already")) {
+      $0.todos[id: UUID(1)]?.description = "Did this already"
     }
   }
 }

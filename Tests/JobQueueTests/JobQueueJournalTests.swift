@@ -1,5 +1,6 @@
 import Dripper
 import DripperTesting
+import Foundation
 import Testing
 
 @testable import JobQueue
@@ -46,10 +47,10 @@ import Testing
     // job 3 queued, job 4 done.
     var state = JobQueue.State(workers: 2, retry: RetryPolicy(base: .milliseconds(100), jitter: 0))
     state.jobs = [
-      1: Job(id: 1, status: .running(worker: 0), attempts: 2, submittedAt: Timestamp(sinceEpoch: .zero)),
-      2: Job(id: 2, status: .waitingToRetry, attempts: 1, submittedAt: Timestamp(sinceEpoch: .zero)),
-      3: Job(id: 3, status: .queued, attempts: 0, submittedAt: Timestamp(sinceEpoch: .zero)),
-      4: Job(id: 4, status: .done, attempts: 1, submittedAt: Timestamp(sinceEpoch: .zero), endings: 1),
+      1: Job(id: 1, status: .running(worker: 0), attempts: 2, submittedAt: .zero),
+      2: Job(id: 2, status: .waitingToRetry, attempts: 1, submittedAt: .zero),
+      3: Job(id: 3, status: .queued, attempts: 0, submittedAt: .zero),
+      4: Job(id: 4, status: .done, attempts: 1, submittedAt: .zero, endings: 1),
     ]
     state.workers[id: 0]?.job = 1
     state.workers[id: 0]?.attempt = 2
@@ -63,7 +64,7 @@ import Testing
       JobQueue()
     } withDependencies: {
       $0.clock = clock
-      $0.date = DateGenerator { Timestamp(sinceEpoch: clock.now.offset) }
+      $0.date = DateGenerator { Date(timeIntervalSince1970: seconds(clock.now.offset)) }
       $0.jobRunner = JobRunner { job, attempt in started.withLock { $0.append([job, attempt]) } }
     }
     station.exhaustivity = .off

@@ -1,5 +1,6 @@
 import Dripper
 import DripperTesting
+import Foundation
 import Synchronization
 import Testing
 
@@ -106,7 +107,7 @@ import Testing
       JobQueue()
     } withDependencies: {
       $0.clock = clock
-      $0.date = DateGenerator { Timestamp(sinceEpoch: clock.now.offset) }
+      $0.date = DateGenerator { Date(timeIntervalSince1970: seconds(clock.now.offset)) }
       $0.jobRunner = scriptedRunner(work: .seconds(1), clock: clock)
     }
     station.exhaustivity = .off

@@ -1,5 +1,6 @@
 import Dripper
 import DripperTesting
+import Foundation
 import Synchronization
 import Testing
 
@@ -21,6 +22,11 @@ func scriptedRunner(failing: Set<[Int]> = [], work: Duration = .zero, clock: any
 }
 
 /// A TestStation of the queue on a test clock; the test checks what it asserts.
+/// A duration in seconds, for a `Date` a test clock's time after 1970.
+func seconds(_ duration: Duration) -> Double {
+  Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
 func makeQueue(
   workers: Int = 2, retry: RetryPolicy = RetryPolicy(base: .milliseconds(100), jitter: 0), rate: Int? = nil,
   failing: Set<[Int]> = [], work: Duration = .zero
@@ -32,7 +38,7 @@ func makeQueue(
     JobQueue()
   } withDependencies: {
     $0.clock = clock
-    $0.date = DateGenerator { Timestamp(sinceEpoch: clock.now.offset) }
+    $0.date = DateGenerator { Date(timeIntervalSince1970: seconds(clock.now.offset)) }
     $0.jobRunner = scriptedRunner(failing: failing, work: work, clock: clock)
   }
   station.exhaustivity = .off

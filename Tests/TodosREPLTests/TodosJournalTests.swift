@@ -35,7 +35,7 @@ import Testing
 
         """)
     // A restart keeps the ids: the replay reads them from the journal, not from a generator.
-    let ids = try Journal.read(at: directory + "/journal").entries.compactMap { entry -> UniqueID? in
+    let ids = try Journal.read(at: directory + "/journal").entries.compactMap { entry -> UUID? in
       guard case .insert(let row) = try Journaling.decode(entry.action) else { return nil }
       return row.id
     }
@@ -59,7 +59,7 @@ import Testing
   }
 
   @Test func everyActionSurvivesItsJournalLine() throws {
-    let row = Row.State(id: UniqueID(high: 1, low: 2), title: "Milk \"2%\"\nline two")
+    let row = Row.State(id: UUID(102), title: "Milk \"2%\"\nline two")
     let document = Document(todos: [row])
     let actions: [Todos.Action] = [
       .add("Milk"), .insert(row), .rows(.element(id: row.id, action: .toggle)),

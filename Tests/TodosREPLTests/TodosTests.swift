@@ -8,7 +8,7 @@ import Testing
 @testable import TodosREPL
 
 /// Ids the way the test dependencies make them: 0, 1, 2…
-func id(_ number: UInt64) -> UniqueID { UniqueID(high: 0, low: number) }
+func id(_ number: UInt64) -> UUID { UUID(number) }
 
 func makeStation(_ state: Todos.State = Todos.State()) -> (TestStation<Todos.State, Todos.Action>, TestClock)
 {

@@ -1,12 +1,10 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
+#if canImport(FoundationEssentials)
+  public import FoundationEssentials
+#else
+  public import Foundation
 #endif
 
-/// Tells the time: the ``DependencyValues/date`` dependency.
+/// Tells the time as a Foundation `Date`: the ``DependencyValues/date`` dependency, as in TCA.
 ///
 /// ```swift
 /// @Dependency(\.date) var date
@@ -14,31 +12,31 @@
 /// state.lastSaved = date.now
 /// ```
 public struct DateGenerator: Sendable {
-  private let generate: @Sendable () -> Timestamp
+  private let generate: @Sendable () -> Date
 
   /// Creates a generator from a closure.
-  public init(_ generate: @escaping @Sendable () -> Timestamp) {
+  public init(_ generate: @escaping @Sendable () -> Date) {
     self.generate = generate
   }
 
   /// The current time.
-  public var now: Timestamp { generate() }
+  public var now: Date { generate() }
 
   /// The current time.
-  public func callAsFunction() -> Timestamp { generate() }
+  public func callAsFunction() -> Date { generate() }
 
-  /// The system's calendar time.
+  /// The system's calendar time: `Date()`.
   public static var system: DateGenerator {
-    DateGenerator {
-      var spec = timespec()
-      clock_gettime(CLOCK_REALTIME, &spec)
-      return Timestamp(sinceEpoch: .seconds(spec.tv_sec) + .nanoseconds(spec.tv_nsec))
-    }
+    DateGenerator { Date() }
   }
 
   /// Always the same time.
-  public static func constant(_ timestamp: Timestamp) -> DateGenerator {
-    DateGenerator { timestamp }
+  ///
+  /// ```swift
+  /// $0.date = .constant(Date(timeIntervalSince1970: 1_234_567_890))
+  /// ```
+  public static func constant(_ date: Date) -> DateGenerator {
+    DateGenerator { date }
   }
 }
 
@@ -60,8 +58,8 @@ private enum DateKey: DependencyKey {
         Diagnostic(
           .unimplementedDependency,
           "unimplemented dependency 'date' used in a test; set one, for example "
-            + "'$0.date = .constant(Timestamp(secondsSince1970: 0))'"))
-      return Timestamp(sinceEpoch: .zero)
+            + "'$0.date = .constant(Date(timeIntervalSince1970: 0))'"))
+      return Date(timeIntervalSince1970: 0)
     }
   }
 }

@@ -1,4 +1,10 @@
-/// Makes ``UniqueID``s: the ``DependencyValues/uuid`` dependency.
+#if canImport(FoundationEssentials)
+  public import FoundationEssentials
+#else
+  public import Foundation
+#endif
+
+/// Makes Foundation `UUID`s: the ``DependencyValues/uuid`` dependency, as in TCA.
 ///
 /// ```swift
 /// @Dependency(\.uuid) var uuid
@@ -7,36 +13,52 @@
 /// ```
 ///
 /// Live, it makes random identifiers; in tests, by default, ``incrementing`` ones, so that a test
-/// can predict them.
+/// can predict them: `UUID(0)`, `UUID(1)`, and so on.
 public struct UUIDGenerator: Sendable {
-  private let generate: @Sendable () -> UniqueID
+  private let generate: @Sendable () -> UUID
 
   /// Creates a generator from a closure.
-  public init(_ generate: @escaping @Sendable () -> UniqueID) {
+  public init(_ generate: @escaping @Sendable () -> UUID) {
     self.generate = generate
   }
 
   /// Makes an identifier.
-  public func callAsFunction() -> UniqueID { generate() }
+  public func callAsFunction() -> UUID { generate() }
 
-  /// Random version 4 identifiers from the system's generator.
+  /// Random version 4 identifiers: `UUID()`.
   public static var random: UUIDGenerator {
-    UUIDGenerator {
-      var system = SystemRandomNumberGenerator()
-      return UniqueID(randomUsing: &system)
-    }
+    UUIDGenerator { UUID() }
   }
 
-  /// `00000000-0000-0000-0000-000000000000`, then `…-000000000001`, and so on: a fresh counter each
-  /// time this property is read.
+  /// `00000000-0000-0000-0000-000000000000`, then `…-000000000001`, and so on: `UUID(0)`,
+  /// `UUID(1)`, … with a fresh counter each time this property is read.
   public static var incrementing: UUIDGenerator {
     let counter = Counter()
-    return UUIDGenerator { UniqueID(high: 0, low: counter.next()) }
+    return UUIDGenerator { UUID(counter.next()) }
   }
 
   /// Always the same identifier.
-  public static func constant(_ id: UniqueID) -> UUIDGenerator {
+  public static func constant(_ id: UUID) -> UUIDGenerator {
     UUIDGenerator { id }
+  }
+}
+
+extension UUID {
+  /// The identifier whose last twelve hex digits are `value`, as TCA's tests write them:
+  /// `UUID(0)` is `00000000-0000-0000-0000-000000000000`, `UUID(10)` ends in `…00000000000A`.
+  ///
+  /// ```swift
+  /// await station.pour(.addButtonTapped) {
+  ///   $0.todos.append(Todo(id: UUID(0)))
+  /// }
+  /// ```
+  ///
+  /// - Precondition: `value` is from 0 to 2⁴⁸ − 1.
+  public init<Value: BinaryInteger>(_ value: Value) {
+    precondition(value >= 0 && value < 1 << 48, "UUID(\(value)): a value from 0 to 2^48 - 1")
+    let low = UInt64(value)
+    func byte(_ index: Int) -> UInt8 { UInt8(truncatingIfNeeded: low >> (8 * (5 - index))) }
+    self.init(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, byte(0), byte(1), byte(2), byte(3), byte(4), byte(5)))
   }
 }
 

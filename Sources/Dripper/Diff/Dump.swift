@@ -82,11 +82,10 @@ package enum Dump {
     case let text as Substring: return .leaf(quoted(String(text)))
     case let character as Character: return .leaf(quoted(String(character)))
     case is any Numeric, is Bool, is Duration: return .leaf(String(describing: value))
-    case let id as UniqueID: return .leaf(id.uuidString)
-    case let timestamp as Timestamp: return .leaf(timestamp.description)
     case let described as any DumpsAsDescription: return .leaf(described.description)
     default: break
     }
+    if let text = foundationText(value) { return .leaf(text) }
     let mirror = Mirror(reflecting: value)
     let typeName = name(of: type(of: value))
     switch mirror.displayStyle {
@@ -100,7 +99,9 @@ package enum Dump {
       let fields: [(String?, Node)] =
         payloadMirror.displayStyle == .tuple
         ? payloadMirror.children.map {
-          (label(of: $0.label), node($0.value, depth: depth + 1, visited: &visited))
+          // An unlabeled associated value reads as TCA's dumps print it: `.loaded(url, data)`.
+          let named = $0.label.flatMap { $0.hasPrefix(".") ? nil : $0 }
+          return (label(of: named), node($0.value, depth: depth + 1, visited: &visited))
         }
         : [(nil, node(payload.value, depth: depth + 1, visited: &visited))]
       return .block(open: ".\(caseName)(", children: fields, close: ")")
@@ -133,6 +134,10 @@ package enum Dump {
         (label(of: $0.label), node($0.value, depth: depth + 1, visited: &visited))
       }
       return .block(open: "(", children: children, close: ")")
+    case .class where hidesItsStorage(value, mirror: mirror),
+      .struct where hidesItsStorage(value, mirror: mirror):
+      // A system type whose fields are its private storage (`_guts`, `_storage`): its text.
+      return .leaf("\(typeName)(\(String(describing: value)))")
     case .class:
       let identity = ObjectIdentifier(value as AnyObject)
       guard visited.insert(identity).inserted else { return .leaf("\(typeName)(↩︎)") }
@@ -145,11 +150,26 @@ package enum Dump {
     }
   }
 
+  /// Whether a value is of a system module's type whose every field is private, with a
+  /// description of its own: what it prints is what it is, its fields are not.
+  private static func hidesItsStorage(_ value: Any, mirror: Mirror) -> Bool {
+    guard value is any CustomStringConvertible, !mirror.children.isEmpty,
+      mirror.children.allSatisfy({ $0.label?.hasPrefix("_") ?? true })
+    else { return false }
+    let module = String(reflecting: type(of: value)).prefix { $0 != "." }
+    return systemModules.contains(String(module))
+  }
+
+  private static let systemModules: Set<String> = [
+    "Swift", "Foundation", "FoundationEssentials", "FoundationInternationalization", "_Concurrency",
+    "Synchronization", "Dispatch", "Distributed",
+  ]
+
   private static func fields(
     of mirror: Mirror, typeName: String, value: Any, depth: Int, visited: inout Set<ObjectIdentifier>
   ) -> Node {
     if mirror.children.isEmpty {
-      // A type that hides its storage (a Duration, a UniqueID) prints itself.
+      // A type that hides its storage (a Duration) prints itself.
       let described = String(describing: value)
       return .leaf(described.hasPrefix(typeName) || described.isEmpty ? "\(typeName)()" : described)
     }
@@ -166,12 +186,26 @@ package enum Dump {
   }
 
   /// The type's name without its module: `Todos.State`, not `TodosREPL.Todos.State`.
+  /// A private type's context (`(unknown context at $1234).`) is left out: it names an address.
   package static func name(of type: Any.Type) -> String {
-    let full = String(reflecting: type)
+    let full = withoutPrivateContexts(String(reflecting: type))
     guard let dot = full.firstIndex(of: "."), !full.hasPrefix("Swift.") else {
       return full.hasPrefix("Swift.") ? String(full.dropFirst(6)) : full
     }
     return String(full[full.index(after: dot)...])
+  }
+
+  private static func withoutPrivateContexts(_ name: String) -> String {
+    let marker = "(unknown context at $"
+    var result = ""
+    var rest = Substring(name)
+    while let start = rest.firstRange(of: marker) {
+      result += rest[..<start.lowerBound]
+      guard let close = rest[start.upperBound...].firstIndex(of: ")") else { return result + rest }
+      rest = rest[rest.index(after: close)...]
+      if rest.first == "." { rest = rest.dropFirst() }
+    }
+    return result + rest
   }
 
   private static func quoted(_ text: String) -> String {

@@ -39,10 +39,21 @@ public struct Drip<State: Sendable, Action: Sendable>: Dripper {
 
   /// Wraps another dripper, erasing its type; its reduction, body included, is built once, here.
   ///
-  /// `if #available` in a ``DripperBuilder`` uses this.
+  /// `if #available` in a ``DripperBuilder`` uses this. A static function, not an initializer as
+  /// TCA's `Reduce(_:)` is: with the closure's initializer the only one, a mistake inside a
+  /// `Drip { … }` closure is reported where it is, rather than as "`(_, _) -> _` cannot conform to
+  /// 'Dripper'".
+  ///
+  /// ```swift
+  /// let erased = Drip.erasing(Counter())
+  /// ```
   @inlinable
-  public init<D: Dripper<State, Action>>(_ dripper: D) {
-    let built = ReductionBuilding.build(dripper)
+  public static func erasing<D: Dripper<State, Action>>(_ dripper: D) -> Drip {
+    Drip(built: ReductionBuilding.build(dripper))
+  }
+
+  @inlinable
+  init(built: _Reduction<State, Action>) {
     self.reduction = built.reduce
     self.auditor = built.audit
   }

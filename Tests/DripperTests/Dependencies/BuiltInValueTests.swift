@@ -1,29 +1,27 @@
+import Foundation
 import Synchronization
 import Testing
 
 @testable import Dripper
 
 @Suite struct BuiltInValueTests {
-  @Test func uniqueIDsRoundTripThroughText() throws {
-    var generator = RandomGenerator.seeded(1)
-    let id = UniqueID(randomUsing: &generator)
-    #expect(UniqueID(uuidString: id.uuidString) == id)
-    #expect(UniqueID(uuidString: id.uuidString.lowercased()) == id)
-    #expect(id.uuidString.count == 36)
-    // Version 4, variant 1.
-    #expect(Array(id.uuidString)[14] == "4")
-    #expect("89AB".contains(Array(id.uuidString)[19]))
+  /// Issue 53: TCA's `UUID(n)`, and `.incrementing` making them in order.
+  @Test func uuidsFromIntegersAreTCAs() {
+    #expect(UUID(0).uuidString == "00000000-0000-0000-0000-000000000000")
+    #expect(UUID(10).uuidString == "00000000-0000-0000-0000-00000000000A")
+    #expect(UUID(0xDEAD_BEEF).uuidString == "00000000-0000-0000-0000-0000DEADBEEF")
+    let generate = UUIDGenerator.incrementing
+    #expect([generate(), generate(), generate()] == [UUID(0), UUID(1), UUID(2)])
+    #expect(UUIDGenerator.constant(UUID(7))() == UUID(7))
+    #expect(UUIDGenerator.random() != UUIDGenerator.random())
   }
 
-  @Test(arguments: ["", "nope", "E621E1F8C36C495A93FC0C247A3E6E5F", "E621E1F8-C36C-495A-93FC-0C247A3E6E5G"])
-  func malformedUniqueIDsAreRejected(_ text: String) {
-    #expect(UniqueID(uuidString: text) == nil)
-  }
-
-  @Test func uniqueIDBytesFollowTheirText() {
-    let id = UniqueID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
-    #expect(id.uuid.0 == 0xE6)
-    #expect(id.uuid.15 == 0x5F)
+  /// Issue 53: dates are Foundation's; a constant one is what it says.
+  @Test func datesAreFoundations() {
+    let date = Date(timeIntervalSince1970: 1_234_567_890)
+    #expect(DateGenerator.constant(date).now == date)
+    #expect(DateGenerator.constant(date)() == date)
+    #expect(abs(DateGenerator.system.now.timeIntervalSinceNow) < 60)
   }
 
   @Test(arguments: [
@@ -32,8 +30,18 @@ import Testing
     (951_782_400, "2000-02-29T00:00:00.000Z"),
     (-1, "1969-12-31T23:59:59.000Z"),
   ])
-  func timestampsPrintInISO8601(seconds: Double, text: String) {
-    #expect(Timestamp(secondsSince1970: seconds).description == text)
+  func datesDumpInISO8601(seconds: Double, text: String) {
+    #expect(Dump.line(Date(timeIntervalSince1970: seconds)) == "Date(\(text))")
+  }
+
+  @Test func foundationValuesDumpAsValues() throws {
+    #expect(Dump.line(URL(string: "https://example.com/a?b=1")!) == "URL(https://example.com/a?b=1)")
+    #expect(Dump.line(UUID(7)) == "UUID(00000000-0000-0000-0000-000000000007)")
+    #expect(Dump.line(Data([1, 2, 255])) == "Data(3 bytes: 0102ff)")
+    #expect(Dump.line(Data(count: 17)) == "Data(17 bytes)")
+    #expect(Dump.line(Decimal(string: "1.25")!) == "1.25")  // a number, as swift-custom-dump prints it
+    #expect(Dump.line(Duration.milliseconds(1500)) == "1.5 seconds")
+    #expect(Dump.line([URL(string: "file:///tmp/a")!]) == "[[0]: URL(file:///tmp/a)]")
   }
 
   @Test func seededGeneratorsRepeatAndSystemOnesDoNot() {

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import Testing
 
@@ -44,16 +45,21 @@ struct IDReader: Dripper {
     case record(String)
   }
 
+  /// The number `UUID(n)` was made from.
+  static func number(_ id: UUID) -> String {
+    String(UInt64(id.uuidString.suffix(12), radix: 16) ?? 0)
+  }
+
   var body: some DripperOf<Self> {
     Drip { state, action in
       switch action {
       case .read:
-        state.ids.append("\(uuid().low)")
+        state.ids.append(Self.number(uuid()))
         return .none
       case .readLater(let gate):
         return .run { pour in
           await gate.wait()
-          await pour(.record("effect \(uuid().low)"))
+          await pour(.record("effect \(Self.number(uuid()))"))
         }
       case .record(let entry):
         state.ids.append(entry)
@@ -68,7 +74,7 @@ struct IDReader: Dripper {
     let station = Station(initialState: IDReader.State()) {
       IDReader()
     } withDependencies: {
-      $0.uuid = .constant(UniqueID(high: 0, low: 7))
+      $0.uuid = .constant(UUID(7))
     }
     await station.pour(.read).finish()
     #expect(await station.ids == ["7"])
@@ -77,14 +83,14 @@ struct IDReader: Dripper {
   @Test func aSubtreeOverridesDependencies() async {
     struct Parent: Dripper {
       var body: some Dripper<IDReader.State, IDReader.Action> {
-        IDReader().dependency(\.uuid, .constant(UniqueID(high: 0, low: 1)))
+        IDReader().dependency(\.uuid, .constant(UUID(1)))
         IDReader()
       }
     }
     let station = Station(initialState: IDReader.State()) {
       Parent()
     } withDependencies: {
-      $0.uuid = .constant(UniqueID(high: 0, low: 2))
+      $0.uuid = .constant(UUID(2))
     }
     await station.pour(.read).finish()
     #expect(await station.ids == ["1", "2"])
@@ -93,7 +99,7 @@ struct IDReader: Dripper {
   @Test func effectsKeepTheDependenciesInForceWhereTheyWereCreated() async {
     struct Parent: Dripper {
       var body: some Dripper<IDReader.State, IDReader.Action> {
-        IDReader().dependency(\.uuid, .constant(UniqueID(high: 0, low: 9)))
+        IDReader().dependency(\.uuid, .constant(UUID(9)))
       }
     }
     let gate = Gate()
@@ -111,7 +117,7 @@ struct IDReader: Dripper {
       Station(initialState: IDReader.State()) {
         IDReader()
       } withDependencies: {
-        $0.uuid = .constant(UniqueID(high: 0, low: UInt64(index)))
+        $0.uuid = .constant(UUID(index))
       }
     }
     await withTaskGroup(of: Void.self) { group in
@@ -196,11 +202,11 @@ struct IDReader: Dripper {
     } operation: {
       DependencyValues.current.date.now
     }
-    #expect(now == Timestamp(secondsSince1970: 0))
+    #expect(now == Date(timeIntervalSince1970: 0))
     #expect(
       sink.all.map(\.message) == [
         "unimplemented dependency 'date' used in a test; set one, for example "
-          + "'$0.date = .constant(Timestamp(secondsSince1970: 0))'"
+          + "'$0.date = .constant(Date(timeIntervalSince1970: 0))'"
       ])
   }
 }

@@ -116,7 +116,7 @@ private struct Holder: Dripper {
     case .combined:
       CombineDrippers { Scope(state: \.counted, action: .counted) { Counted(evaluations: evaluations) } }
     case .erased:
-      Drip(Scope(state: \.counted, action: .counted) { Counted(evaluations: evaluations) })
+      Drip.erasing(Scope(state: \.counted, action: .counted) { Counted(evaluations: evaluations) })
     case .observed:
       Scope(state: \.counted, action: .counted) {
         Counted(evaluations: evaluations).observe(DripperObserver(willReduce: { _, _ in }))
