@@ -5,3 +5,4 @@ import Dripper
 struct Item: Equatable, Sendable { var name: String }
 func fetchItems() async throws -> [Item] { [] }
 
+func fetchFact(_ n: Int) async throws -> String { "\(n) is a number" }

@@ -75,11 +75,15 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element: Sendable>: Senda
   @inlinable
   public var elements: [Element] { _elements }
 
-  /// The position of the element with `id`, in constant time.
+  /// The position of the element with `id`.
+  ///
+  /// - Complexity: O(1) on average.
   @inlinable
   public func index(id: ID) -> Int? { _positions[id] }
 
   /// Whether an element has `id`.
+  ///
+  /// - Complexity: O(1) on average.
   @inlinable
   public func contains(id: ID) -> Bool { _positions[id] != nil }
 
@@ -90,6 +94,8 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element: Sendable>: Senda
   /// state.rows[id: id]?.title = "Oat milk"   // in place
   /// state.rows[id: id] = nil                 // removes it
   /// ```
+  ///
+  /// - Complexity: O(1) on average to read, change in place or append; O(*n*) to remove.
   @inlinable
   public subscript(id id: ID) -> Element? {
     get { _positions[id].map { _elements[$0] } }
@@ -143,6 +149,8 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element: Sendable>: Senda
   // MARK: - Adding and removing
 
   /// Appends `element` unless an element with its id is present; returns whether it was appended.
+  ///
+  /// - Complexity: O(1) amortized.
   @inlinable
   @discardableResult
   public mutating func append(_ element: Element) -> Bool {
@@ -156,6 +164,8 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element: Sendable>: Senda
 
   /// Inserts `element` at `position` unless an element with its id is present; returns whether it
   /// was inserted.
+  ///
+  /// - Complexity: O(*n*), O(1) amortized at the end.
   @inlinable
   @discardableResult
   public mutating func insert(_ element: Element, at position: Int) -> Bool {
@@ -172,6 +182,8 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element: Sendable>: Senda
   }
 
   /// Removes and returns the element at `position`.
+  ///
+  /// - Complexity: O(*n*).
   @inlinable
   @discardableResult
   public mutating func remove(at position: Int) -> Element {
@@ -184,6 +196,8 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element: Sendable>: Senda
   }
 
   /// Removes and returns the element with `id`, if there is one.
+  ///
+  /// - Complexity: O(*n*): the elements after it close up.
   @discardableResult
   public mutating func remove(id: ID) -> Element? {
     guard let position = _positions[id] else { return nil }
@@ -191,6 +205,8 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element: Sendable>: Senda
   }
 
   /// Removes the elements that satisfy `shouldBeRemoved`, in one pass over the array.
+  ///
+  /// - Complexity: O(*n*).
   public mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
     var kept: [Element] = []
     var keptIDs: [ID] = []
@@ -214,7 +230,15 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element: Sendable>: Senda
     _positions.removeAll()
   }
 
-  /// Moves the elements at `source` to just before `destination`, as a list's drag and drop does.
+  /// Moves the elements at `source` to just before `destination`, as a list's drag and drop does
+  /// (SwiftUI's `onMove`).
+  ///
+  /// ```swift
+  /// case .moved(let source, let destination):
+  ///   state.todos.move(fromOffsets: source, toOffset: destination)
+  /// ```
+  ///
+  /// - Complexity: O(*n* log *n*) for *n* elements.
   public mutating func move(fromOffsets source: some Collection<Int>, toOffset destination: Int) {
     let moving = Set(source)
     guard !moving.isEmpty else { return }
@@ -231,6 +255,8 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element: Sendable>: Senda
   }
 
   /// Sorts the elements in place; each keeps its id.
+  ///
+  /// - Complexity: O(*n* log *n*).
   public mutating func sort(by areInIncreasingOrder: (Element, Element) throws -> Bool) rethrows {
     let sorted = try _elements.sorted(by: areInIncreasingOrder)
     replaceContents(elements: sorted, ids: sorted.map(idOf))
@@ -238,6 +264,8 @@ public struct IdentifiedArray<ID: Hashable & Sendable, Element: Sendable>: Senda
 
   /// Exchanges two elements: each keeps its id, which moves with it. `reverse()`, `shuffle()` and
   /// `partition(by:)` move elements through it.
+  ///
+  /// - Complexity: O(1).
   public mutating func swapAt(_ first: Int, _ second: Int) {
     guard first != second else { return }
     _elements.swapAt(first, second)

@@ -118,3 +118,47 @@ extension SearchForm.State {
     await station.finish()
   }
 }
+
+/// Issue 53: bindings that arrive inside a view-action enum, as TCA's `BindingReducer(action: \.view)`.
+private struct Settings: Dripper {
+  struct State: Equatable, Sendable {
+    var name = ""
+    var saved = 0
+  }
+  enum Action: Equatable, Sendable {
+    case view(View)
+    case savedElsewhere
+    enum View: BindableAction, Equatable, Sendable {
+      case binding(BindingAction<State>)
+      case saveTapped
+      var binding: BindingAction<State>? { if case .binding(let action) = self { action } else { nil } }
+    }
+  }
+  var body: some DripperOf<Self> {
+    BindingDripper(action: .view)
+    Drip { state, action in
+      switch action {
+      case .view(.binding(\.name)): return .send(.savedElsewhere)
+      case .view(.binding), .view(.saveTapped): return .none
+      case .savedElsewhere:
+        state.saved += 1
+        return .none
+      }
+    }
+  }
+}
+
+extension CasePath<Settings.Action, Settings.Action.View> {
+  fileprivate static var view: Self {
+    Self(Settings.Action.view) { if case .view(let v) = $0 { v } else { nil } }
+  }
+}
+
+@Suite struct ViewActionBindingTests {
+  @Test func bindingsInsideAViewActionAreApplied() async {
+    let station = TestStation(initialState: Settings.State()) { Settings() }
+    await station.pour(.view(.set(\.name, "Blob"))) { $0.name = "Blob" }
+    await station.receive(.savedElsewhere) { $0.saved = 1 }
+    await station.pour(.view(.saveTapped))
+  }
+}

@@ -252,18 +252,48 @@ extension BindableAction {
 ///   }
 /// }
 /// ```
-public struct BindingDripper<State: Sendable, Action: BindableAction>: Dripper where Action.State == State {
+public struct BindingDripper<State: Sendable, Action: Sendable>: Dripper {
   /// A leaf: it implements `reduce`.
   public typealias Body = Never
 
-  /// A dripper that applies bindings.
+  /// The binding an action carries, if it carries one.
+  @usableFromInline let binding: @Sendable (Action) -> BindingAction<State>?
+
+  /// A dripper that applies the bindings of a ``BindableAction``.
   @inlinable
-  public init() {}
+  public init() where Action: BindableAction, Action.State == State {
+    binding = { $0.binding }
+  }
+
+  /// A dripper that applies the bindings carried by one case of the action: TCA's
+  /// `BindingReducer(action: \.view)`, for a feature whose view sends a view-action enum that is
+  /// bindable.
+  ///
+  /// ```swift
+  /// enum Action {
+  ///   case view(View)
+  ///   case response(Int)
+  ///   enum View: BindableAction {
+  ///     case binding(BindingAction<State>)
+  ///     case saveTapped
+  ///   }
+  /// }
+  /// var body: some DripperOf<Self> {
+  ///   BindingDripper(action: .view)
+  ///   Drip { state, action in … }
+  /// }
+  /// ```
+  @inlinable
+  public init<ViewAction: BindableAction>(action: CasePath<Action, ViewAction>)
+  where ViewAction.State == State {
+    let extract = action.extract
+    binding = { extract($0)?.binding }
+  }
 
   /// Sets the field a binding action names; does nothing for other actions.
   @inlinable
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    action.binding?.set(&state)
+    binding(action)?.set(&state)
     return .none
   }
 }

@@ -71,7 +71,7 @@ public struct DependencyValues: Sendable {
 
   /// The value for `key`.
   @inlinable
-  public subscript<Key: DependencyKey>(key: Key.Type) -> Key.Value {
+  public subscript<Key: TestDependencyKey>(key: Key.Type) -> Key.Value {
     get { storage.value(for: key) }
     set { storage = storage.setting(newValue, for: key) }
   }
@@ -167,7 +167,7 @@ extension DependencyValues {
     }
 
     @inlinable
-    func value<Key: DependencyKey>(for key: Key.Type) -> Key.Value {
+    func value<Key: TestDependencyKey>(for key: Key.Type) -> Key.Value {
       if !overrides.isEmpty, let box = overrides[ObjectIdentifier(key)] {
         return unsafeDowncast(box as AnyObject, to: ValueBox<Key.Value>.self).value
       }
@@ -175,7 +175,7 @@ extension DependencyValues {
     }
 
     @usableFromInline
-    func setting<Key: DependencyKey>(_ value: Key.Value, for key: Key.Type) -> Storage {
+    func setting<Key: TestDependencyKey>(_ value: Key.Value, for key: Key.Type) -> Storage {
       var overrides = self.overrides
       overrides[ObjectIdentifier(key)] = ValueBox(value)
       return Storage(context: context, reporter: reporter, overrides: overrides, defaults: defaults)
@@ -194,7 +194,7 @@ extension DependencyValues {
     init() {}
 
     @inlinable
-    func value<Key: DependencyKey>(for key: Key.Type, in storage: Storage) -> Key.Value {
+    func value<Key: TestDependencyKey>(for key: Key.Type, in storage: Storage) -> Key.Value {
       if let box = values.withLock({ $0[ObjectIdentifier(key)] }) {
         return unsafeDowncast(box as AnyObject, to: ValueBox<Key.Value>.self).value
       }
@@ -208,11 +208,28 @@ extension DependencyValues {
     /// dependencies reads these, and a diagnostic it raises (an unimplemented test value) goes to
     /// their reporter — to the test that set them up, even when the read happens while it sets
     /// them up, in a `withDependencies` closure, where no Station is current yet.
+    /// A key's live value: a ``DependencyKey``'s, looked up once, when the key is resolved; a key
+    /// that only has a test value (its live one declared in a module not linked) reports it and
+    /// serves its test value.
+    private func liveValue<Key: TestDependencyKey>(of key: Key.Type, in storage: Storage) -> Key.Value {
+      if let live = key as? any DependencyKey.Type, let value = live.liveValue(as: Key.Value.self) {
+        return value
+      }
+      DependencyValues.bind(DependencyValues(storage: storage)) {
+        DependencyValues.reportCurrent(
+          Diagnostic(
+            .unimplementedDependency,
+            "no live value for dependency '\(Key.self)': conform it to DependencyKey with a "
+              + "'liveValue' in the module that runs it; its test value is used"))
+      }
+      return Key.testValue
+    }
+
     @usableFromInline
-    func resolve<Key: DependencyKey>(_ key: Key.Type, in storage: Storage) -> Key.Value {
+    func resolve<Key: TestDependencyKey>(_ key: Key.Type, in storage: Storage) -> Key.Value {
       let value =
         storage.context == .live
-        ? Key.liveValue
+        ? liveValue(of: key, in: storage)
         : DependencyValues.bind(DependencyValues(storage: storage)) { Key.testValue }
       let box = values.withLock { values in
         if let raced = values[ObjectIdentifier(key)] { return raced }

@@ -26,6 +26,22 @@ public struct DismissEffect: Sendable {
     self.dismiss = dismiss
   }
 
+  /// A dismissal that runs `dismiss`: in a test, to see that a feature asked to be dismissed,
+  /// as TCA's `DismissEffect { … }` does.
+  ///
+  /// ```swift
+  /// let dismissed = LockIsolated(false)
+  /// let station = TestStation(initialState: Editor.State()) { Editor() } withDependencies: {
+  ///   $0.dismiss = DismissEffect { dismissed.setValue(true) }
+  /// }
+  /// await station.pour(.saveTapped)
+  /// await station.finish()
+  /// #expect(dismissed.value)
+  /// ```
+  public init(_ dismiss: @escaping @Sendable () async -> Void) {
+    self.dismiss = dismiss
+  }
+
   /// Ends the presentation of the feature that calls it.
   public func callAsFunction(fileID: StaticString = #fileID, line: UInt = #line) async {
     guard let dismiss else {

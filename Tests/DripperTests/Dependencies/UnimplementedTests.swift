@@ -33,4 +33,28 @@ private struct Client: Sendable {
     #expect(messages.allSatisfy { $0.hasPrefix("unimplemented endpoint 'Client.") })
     #expect(reported.withLock { $0 }.allSatisfy { $0.kind == .unimplementedDependency })
   }
+
+  /// Issue 53: a key whose live value is declared in a module not linked reports it when run live,
+  /// and serves its test value.
+  @Test func aTestKeyWithoutALiveValueReportsItWhenRunLive() {
+    let reported = Mutex<[Diagnostic]>([])
+    var values = DependencyValues()
+    values.reporter = { diagnostic in reported.withLock { $0.append(diagnostic) } }
+    let count = withDependencies {
+      $0 = values
+    } operation: {
+      values[TestOnlyKey.self]()
+    }
+    #expect(count == 0)
+    let messages = reported.withLock { $0 }.map(\.message)
+    #expect(
+      messages == [
+        "no live value for dependency 'TestOnlyKey': conform it to DependencyKey with a 'liveValue' in "
+          + "the module that runs it; its test value is used"
+      ])
+  }
+}
+
+private enum TestOnlyKey: TestDependencyKey {
+  static let testValue: @Sendable () -> Int = { 0 }
 }

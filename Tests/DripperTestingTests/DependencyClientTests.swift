@@ -1,0 +1,88 @@
+import Dripper
+import DripperTesting
+import Testing
+
+/// Issue 53: a dependency client written without macros, as `@DependencyClient` writes it: every
+/// endpoint unimplemented — named — until a test overrides it. One line per endpoint more than
+/// TCA's macro: its default.
+struct TriviaClient: Sendable {
+  var fact: @Sendable (Int) async throws -> String = unimplemented("TriviaClient.fact")
+  var favorite: @Sendable () async -> Int = unimplemented("TriviaClient.favorite", placeholder: 0)
+  var save: @Sendable (Int) async throws -> Void = unimplemented("TriviaClient.save")
+  var count: @Sendable () -> Int = unimplemented("TriviaClient.count", placeholder: 0)
+  var reset: @Sendable () async throws -> Void = unimplemented("TriviaClient.reset")
+}
+
+/// The key knows only its test value here; the live value is declared where the app links it.
+extension TriviaClient: TestDependencyKey {
+  static let testValue = TriviaClient()
+}
+
+extension DependencyValues {
+  var trivia: TriviaClient {
+    get { self[TriviaClient.self] }
+    set { self[TriviaClient.self] = newValue }
+  }
+}
+
+private struct Fact: Dripper {
+  struct State: Equatable, Sendable { var fact: String? }
+  enum Action: Equatable, Sendable {
+    case ask(Int)
+    case answer(String)
+    case saveTapped
+  }
+  @Dependency(\.trivia) var trivia
+  @Dependency(\.dismiss) var dismiss
+  var body: some DripperOf<Self> {
+    Drip { state, action in
+      switch action {
+      case .ask(let n):
+        return .run { pour in await pour(.answer(try await trivia.fact(n))) }
+      case .answer(let fact):
+        state.fact = fact
+        return .none
+      case .saveTapped:
+        return .run { _ in await dismiss() }
+      }
+    }
+  }
+}
+
+@Suite struct DependencyClientTests {
+  @Test func anOverriddenEndpointAnswers() async {
+    let station = TestStation(initialState: Fact.State()) {
+      Fact()
+    } withDependencies: {
+      $0.trivia.fact = { "\($0) is a number" }
+    }
+    await station.pour(.ask(3))
+    await station.receive(.answer("3 is a number")) { $0.fact = "3 is a number" }
+  }
+
+  @Test func anEndpointNotOverriddenFailsNamingClientAndEndpoint() async {
+    let station = TestStation(initialState: Fact.State()) { Fact() }
+    await withKnownIssue {
+      await station.pour(.ask(3))
+      await station.finish()
+    } matching: { issue in
+      // The call is reported, naming client and endpoint, and so is the error it threw, as in TCA.
+      issue.comments.contains {
+        $0.rawValue.hasPrefix("unimplemented endpoint 'TriviaClient.fact' (declared at ")
+          || $0.rawValue.hasSuffix("threw TriviaClient.fact, which no 'catch' handled")
+      }
+    }
+  }
+
+  @Test func aTestSeesADismissalThroughItsOwnDismissEffect() async {
+    let dismissed = LockIsolated(false)
+    let station = TestStation(initialState: Fact.State()) {
+      Fact()
+    } withDependencies: {
+      $0.dismiss = DismissEffect { dismissed.setValue(true) }
+    }
+    await station.pour(.saveTapped)
+    await station.finish()
+    #expect(dismissed.value)
+  }
+}
