@@ -276,10 +276,7 @@ struct Timers: Dripper {
     let store = TestStation(initialState: EffectsCancellation.State()) {
       EffectsCancellation()
     } withDependencies: {
-      $0.factClient.fetch = { _ in
-        try await Task.sleep(for: .seconds(3_600))  // TCA's Task.never()
-        return ""
-      }
+      $0.factClient.fetch = { _ in try await Task.never() }
     }
     await store.pour(.factButtonTapped) { $0.isFactRequestInFlight = true }
     await store.pour(.cancelButtonTapped) { $0.isFactRequestInFlight = false }
@@ -289,10 +286,7 @@ struct Timers: Dripper {
     let store = TestStation(initialState: EffectsCancellation.State()) {
       EffectsCancellation()
     } withDependencies: {
-      $0.factClient.fetch = { _ in
-        try await Task.sleep(for: .seconds(3_600))  // TCA's Task.never()
-        return ""
-      }
+      $0.factClient.fetch = { _ in try await Task.never() }
     }
     await store.pour(.factButtonTapped) { $0.isFactRequestInFlight = true }
     await store.pour(.stepperChanged(1)) {

@@ -8,8 +8,7 @@ import Testing
 // the timer as children of a task group; the screen dismisses itself from an effect when time is
 // up or the meeting ends. Where TCA's tests wait for a `DismissEffect` override's expectation,
 // these ask `isDismissed` (issue 40: the root feature may dismiss itself, and no failure is
-// recorded). TCA's timer is `clock.timer(interval:)`; here it is a loop of one-second sleeps on the
-// same clock, which a test clock drives the same way.
+// recorded). The timer is TCA's `clock.timer(interval:)`.
 
 /// A sync-up and its recorded meetings, as the example's models.
 struct SyncUp: Equatable, Identifiable, Sendable {
@@ -156,7 +155,7 @@ struct RecordMeeting: Dripper {
               }
             }
             group.addTask {
-              while (try? await clock.sleep(for: .seconds(1))) != nil {
+              for await _ in clock.timer(interval: .seconds(1)) {
                 await pour(.timerTick)
               }
             }

@@ -50,11 +50,6 @@ extension DependencyValues {
   }
 }
 
-/// TCA's `Task.never()`: waits until cancelled.
-private func never<Value>() async throws -> Value {
-  while true { try await Task.sleep(for: .seconds(3_600)) }
-}
-
 struct WebSocketFeature: Dripper {
   struct State: Equatable, Sendable {
     @PresentationState var alert: AlertState<Action.Alert>?
@@ -248,7 +243,7 @@ private func connect(
       $0.webSocket.open = { _, _, _ in actions.stream }
       $0.webSocket.receive = { _ in messages.stream }
       $0.webSocket.send = { _, _ in }
-      $0.webSocket.sendPing = { _ in try await never() }
+      $0.webSocket.sendPing = { _ in try await Task.never() }
     }
 
     // Connect to the socket
@@ -294,7 +289,7 @@ private func connect(
       $0.webSocket.open = { _, _, _ in actions.stream }
       $0.webSocket.receive = { _ in messages.stream }
       $0.webSocket.send = { _, _ in throw SendFailure() }
-      $0.webSocket.sendPing = { _ in try await never() }
+      $0.webSocket.sendPing = { _ in try await Task.never() }
     }
 
     // Connect to the socket
@@ -330,7 +325,7 @@ private func connect(
     } withDependencies: {
       $0.clock = clock
       $0.webSocket.open = { _, _, _ in actions.stream }
-      $0.webSocket.receive = { _ in try await never() }
+      $0.webSocket.receive = { _ in try await Task.never() }
       $0.webSocket.sendPing = { _ in pingsCount.value.add(1, ordering: .relaxed) }
     }
 
@@ -356,8 +351,8 @@ private func connect(
     } withDependencies: {
       $0.clock = ImmediateClock()
       $0.webSocket.open = { _, _, _ in actions.stream }
-      $0.webSocket.receive = { _ in try await never() }
-      $0.webSocket.sendPing = { _ in try await never() }
+      $0.webSocket.receive = { _ in try await Task.never() }
+      $0.webSocket.sendPing = { _ in try await Task.never() }
     }
 
     // Attempt to connect to the socket

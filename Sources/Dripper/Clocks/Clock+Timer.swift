@@ -1,0 +1,89 @@
+extension Clock where Duration == Swift.Duration {
+  /// Ticks every `interval` until the task iterating it is cancelled: TCA's
+  /// `clock.timer(interval:)`, for an effect that repeats.
+  ///
+  /// ```swift
+  /// case .startTapped:
+  ///   return .run { pour in
+  ///     for await _ in clock.timer(interval: .seconds(1)) {
+  ///       await pour(.tick)
+  ///     }
+  ///   }
+  ///   .cancellable(id: TimerID(), cancelInFlight: true)
+  /// ```
+  ///
+  /// Ticks fall at the timer's start plus whole intervals, so they do not drift with the time each
+  /// takes to handle; a tick missed because the previous one took longer than `interval` is
+  /// skipped, not delivered late in a burst. Each element is the tick's offset from the start
+  /// (`interval`, `2 * interval`, …).
+  ///
+  /// Under a ``TestClock`` each tick is one sleep the test advances through: `advance(by:
+  /// .seconds(3))` delivers exactly three ticks. Under an ``ImmediateClock`` (and the clock of a
+  /// test that chose none) the timer ticks **once** and ends, as TCA's immediate scheduler fires a
+  /// repeating timer once: a clock whose sleeps all return at once would otherwise tick forever,
+  /// and a test or preview would never get past the loop.
+  public func timer(interval: Swift.Duration, tolerance: Swift.Duration? = nil) -> ClockTimer {
+    ClockTimer(clock: self, interval: interval, tolerance: tolerance)
+  }
+}
+
+/// The ticks of ``_Concurrency/Clock/timer(interval:tolerance:)``: an asynchronous sequence of
+/// each tick's offset from the timer's start, ending when the iterating task is cancelled.
+public struct ClockTimer: AsyncSequence, Sendable {
+  /// A tick's offset from the timer's start.
+  public typealias Element = Duration
+  /// A timer never fails: cancellation ends it.
+  public typealias Failure = Never
+
+  let clock: any Clock<Duration>
+  let interval: Duration
+  let tolerance: Duration?
+
+  /// Starts the timer: its first tick is one `interval` from now.
+  public func makeAsyncIterator() -> AsyncIterator {
+    precondition(interval > .zero, "clock.timer(interval:): the interval must be positive")
+    return AsyncIterator(
+      wait: Self.waiter(on: clock, interval: interval, tolerance: tolerance), interval: interval,
+      ticksOnce: clock is any TicksTimersOnce)
+  }
+
+  /// Waits for tick `n` (or the first one after it that is not already past), and returns the tick
+  /// that fell; measured from the moment it is made.
+  private static func waiter<C: Clock<Duration>>(
+    on clock: C, interval: Duration, tolerance: Duration?
+  ) -> @Sendable (Int) async throws -> Int {
+    let start = clock.now
+    return { tick in
+      try await clock.sleep(until: start.advanced(by: interval * tick), tolerance: tolerance)
+      let now = clock.now
+      var fallen = tick
+      while start.advanced(by: interval * (fallen + 1)) <= now { fallen += 1 }
+      return fallen
+    }
+  }
+
+  /// Waits for each tick in turn.
+  public struct AsyncIterator: AsyncIteratorProtocol {
+    let wait: @Sendable (Int) async throws -> Int
+    let interval: Duration
+    let ticksOnce: Bool
+    /// The tick to wait for next; 0 once the timer has ended.
+    var tick = 1
+
+    /// The next tick's offset from the start, or `nil` once the task is cancelled.
+    public mutating func next() async -> Duration? {
+      guard tick > 0, let fallen = try? await wait(tick) else {
+        tick = 0
+        return nil
+      }
+      tick = ticksOnce ? 0 : fallen + 1
+      return interval * fallen
+    }
+  }
+}
+
+/// A clock whose sleeps all return at once: its timers tick once, then end.
+protocol TicksTimersOnce {}
+
+extension ImmediateClock: TicksTimersOnce {}
+extension UnimplementedClock: TicksTimersOnce {}
