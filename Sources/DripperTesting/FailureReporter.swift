@@ -34,7 +34,9 @@ public struct FailureReporter: Sendable {
   /// otherwise.
   public static var automatic: FailureReporter {
     FailureReporter { message, fileID, filePath, line, column in
-      if Test.current != nil {
+      if let capture = FailureReporter.capture {
+        capture(message)
+      } else if Test.current != nil {
         Issue.record(
           Comment(rawValue: message),
           sourceLocation: Testing.SourceLocation(
@@ -43,6 +45,19 @@ public struct FailureReporter: Sendable {
         XCTFail(message, file: filePath, line: line)
       }
     }
+  }
+
+  /// Where the failures of the harness's own tests go instead, while one expects them: a test of a
+  /// failure path checks the message without recording it, so that a green run prints no failure.
+  @TaskLocal package static var capture: (@Sendable (String) -> Void)?
+
+  /// Where what `showSkippedAssertions` shows goes instead of standard output: a test that checks
+  /// what is shown, and keeps a green run quiet.
+  @TaskLocal package static var shown: (@Sendable (String) -> Void)?
+
+  /// Shows `text`, a skipped assertion: on standard output, or to ``shown``.
+  static func show(_ text: String) {
+    if let shown { shown(text) } else { print(text) }
   }
 
   func fail(_ message: String, at location: SourceLocation) {

@@ -69,7 +69,7 @@ extension TestStation {
       if let shared = try? apply(&asserted, before.shared.filling(from: actual.shared)),
         let diff = Self.diff(from: Snapshot(state: asserted, shared: shared), to: actual)
       {
-        print("Skipped changes not asserted after \(event):\n\(diff)")
+        FailureReporter.show("Skipped changes not asserted after \(event):\n\(diff)")
       }
     }
   }
@@ -119,7 +119,7 @@ extension TestStation {
     guard last >= asserted else { return }
     let skipped = (asserted...last).map { log[$0] }
     if showing {
-      print("Skipped received " + skipped.map { Dump.line($0.action) }.joined(separator: ", "))
+      FailureReporter.show("Skipped received " + skipped.map { Dump.line($0.action) }.joined(separator: ", "))
     }
     progress.withLock { progress in
       progress.asserted = last + 1

@@ -93,7 +93,8 @@ extension TestStation {
       return
     }
     if showsSkipped {
-      print("Skipped \(effectsText(running)):\n" + running.map { "  \($0)" }.joined(separator: "\n"))
+      FailureReporter.show(
+        "Skipped \(effectsText(running)):\n" + running.map { "  \($0)" }.joined(separator: "\n"))
     }
     progress.withLock { $0.skippedInFlight = true }
     station.cancelEffects()

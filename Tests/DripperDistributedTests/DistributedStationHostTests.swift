@@ -11,10 +11,18 @@ typealias LocalHost = DistributedStationHost<
 typealias JSONHost = DistributedStationHost<String, Tally.State, Tally.Action, JSONActorSystem>
 
 /// A host of tallies in memory, or in `folder` as `node`.
-func tallyHost(folder: String? = nil, node: String = "local") throws -> StationHost<String, Tally> {
+///
+/// A key's diagnostics (a key another node holds) go to `diagnostics`, not to standard error, so
+/// that a passing run prints nothing.
+func tallyHost(
+  folder: String? = nil, node: String = "local", diagnostics: LockIsolated<[String]>? = nil
+) throws -> StationHost<String, Tally> {
   try StationHost(
     storage: folder.map { .folder($0, codec: .json, node: node) } ?? .inMemory,
-    lifetime: HostLifetime(idleAfter: nil)
+    lifetime: HostLifetime(idleAfter: nil),
+    observer: StationHostObserver(diagnostic: { key, diagnostic in
+      diagnostics?.withValue { $0.append("\(key): \(diagnostic.message)") }
+    })
   ) { _ in
     Tally.State()
   } dripper: { _ in

@@ -104,12 +104,12 @@ extension SearchForm.State {
 
   @Test func aWrongBindingFailsWithTheBindingInTheMessage() async {
     let station = TestStation(initialState: SearchForm.State()) { SearchForm() }
-    await withKnownIssue {
+    await withExpectedFailure {
       await station.pour(.set(\.query, "milk")) { $0.query = "eggs" }
     } matching: {
       mentions("The state after pouring .binding(.set(\\State.query, \"milk\")) is not what was expected")($0)
     }
-    await withKnownIssue {
+    await withExpectedFailure {
       await station.receive(.set(\.query, "eggs"))
     } matching: { _ in
       true

@@ -53,13 +53,17 @@ private struct Ticker: Dripper {
     await station.finish()
   }
 
-  /// TCA's immediate scheduler fires a repeating timer once; a timer on an ImmediateClock, whose
-  /// sleeps all return at once, would otherwise tick forever.
-  @Test func anImmediateClockTicksOnceAndEnds() async {
+  /// As swift-clocks' ImmediateClock: ticks at once, an interval apart on the clock, until the
+  /// loop stops; TCA's SyncUps recording test (SyncUpsAppPortTests) depends on it.
+  @Test func anImmediateClockTicksAtOnceUntilStopped() async {
     let clock = ImmediateClock()
     var ticks: [Duration] = []
-    for await offset in clock.timer(interval: .seconds(1)) { ticks.append(offset) }
-    #expect(ticks == [.seconds(1)])
+    for await offset in clock.timer(interval: .seconds(1)) {
+      ticks.append(offset)
+      if ticks.count == 10 { break }
+    }
+    #expect(ticks == (1...10).map { .seconds($0) })
+    #expect(clock.now.offset == .seconds(10))
   }
 
   @Test func aCancelledTimerEnds() async {

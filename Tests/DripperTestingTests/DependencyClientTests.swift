@@ -62,7 +62,7 @@ private struct Fact: Dripper {
 
   @Test func anEndpointNotOverriddenFailsNamingClientAndEndpoint() async {
     let station = TestStation(initialState: Fact.State()) { Fact() }
-    await withKnownIssue {
+    await withExpectedFailure {
       await station.pour(.ask(3))
       await station.finish()
     } matching: { issue in

@@ -25,7 +25,7 @@ import Testing
       $0.clock = clock
     }
     await station.pour(action)
-    await withKnownIssue {
+    await withExpectedFailure {
       await station.finish()
     } matching: { issue in
       issue.comments.first?.rawValue.hasPrefix(
@@ -49,7 +49,7 @@ import Testing
     await station.pour(.enqueued)
     await station.pour(.enqueued)
     let line = line(of: "}.cancellable(")
-    await withKnownIssue {
+    await withExpectedFailure {
       await station.finish()
     } matching: { issue in
       issue.comments.first?.rawValue.hasPrefix(
@@ -70,7 +70,7 @@ import Testing
     await station.receive(.tick(0))
     await station.pour(.throttled)
     let line = line(of: ".throttle(id: \"scroll\"")
-    await withKnownIssue {
+    await withExpectedFailure {
       await station.finish()
     } matching: { issue in
       issue.comments.first?.rawValue.hasPrefix(

@@ -37,7 +37,7 @@ private struct Browser: Dripper {
   @Test func anActionWithAURLIsPrintedWholeWhenAnotherArrives() async {
     let station = TestStation(initialState: Browser.State()) { Browser() }
     await station.pour(.open(home)) { $0.visited = [self.home] }
-    await withKnownIssue {
+    await withExpectedFailure {
       await station.receive(.loaded(about, Data())) { $0.page = Data([0xCA, 0xFE]) }
     } matching: { issue in
       issue.comments.map(\.rawValue) == [
@@ -56,7 +56,7 @@ private struct Browser: Dripper {
 
   @Test func aWrongStateWithFoundationValuesDiffsAsValues() async {
     let station = TestStation(initialState: Browser.State()) { Browser() }
-    await withKnownIssue {
+    await withExpectedFailure {
       await station.pour(.open(home)) { $0.visited = [self.about] }
     } matching: { issue in
       issue.comments.map(\.rawValue) == [
@@ -78,7 +78,7 @@ private struct Browser: Dripper {
   @Test func aReceiveByCasePathSaysWhatArrivedInstead() async {
     let station = TestStation(initialState: Browser.State()) { Browser() }
     await station.pour(.open(home)) { $0.visited = [self.home] }
-    await withKnownIssue {
+    await withExpectedFailure {
       await station.receive(.open)
     } matching: { issue in
       issue.comments.map(\.rawValue) == [
@@ -93,7 +93,7 @@ private struct Browser: Dripper {
   }
 
   @Test func anUnassertedActionWithAURLIsPrintedWhole() async {
-    await withKnownIssue {
+    await withExpectedFailure {
       let station = TestStation(initialState: Browser.State()) { Browser() }
       await station.pour(.open(home)) { $0.visited = [self.home] }
       await station.finish()

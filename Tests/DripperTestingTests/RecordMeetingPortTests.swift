@@ -321,10 +321,13 @@ private func saveMeeting(_ state: inout RecordMeeting.State) {
       $0.transcript = "I completed the project"
     }
 
-    store.exhaustivity = .off(showSkippedAssertions: true)
-    await clock.advance(by: .seconds(6))
-    for _ in 1...6 { await store.receive(.timerTick) }
-    store.exhaustivity = .on
+    let shown = await skippedAssertionsShown {
+      store.exhaustivity = .off(showSkippedAssertions: true)
+      await clock.advance(by: .seconds(6))
+      for _ in 1...6 { await store.receive(.timerTick) }
+      store.exhaustivity = .on
+    }
+    #expect(shown.count == 6 && shown.allSatisfy { $0.hasPrefix("Skipped changes not asserted after") })
 
     #expect(store.state.syncUp.meetings[0].transcript == "I completed the project")
     #expect(store.isDismissed)
@@ -423,9 +426,12 @@ private func saveMeeting(_ state: inout RecordMeeting.State) {
 
     await clock.advance(by: .seconds(6))
 
-    store.exhaustivity = .off(showSkippedAssertions: true)
-    for _ in 1...6 { await store.receive(.timerTick) }
-    store.exhaustivity = .on
+    let shown = await skippedAssertionsShown {
+      store.exhaustivity = .off(showSkippedAssertions: true)
+      for _ in 1...6 { await store.receive(.timerTick) }
+      store.exhaustivity = .on
+    }
+    #expect(shown.count == 6)
 
     #expect(store.isDismissed)
     await onTask.cancel()

@@ -42,7 +42,7 @@ private struct Importer: Dripper {
 
   @Test func aReportedDiagnosticFailsATest() async {
     let station = TestStation(initialState: Importer.State()) { Importer() }
-    await withKnownIssue {
+    await withExpectedFailure {
       await station.pour(.importText("no commas"))
     } matching: {
       mentions("ignored a file that is not CSV")($0)

@@ -90,7 +90,7 @@ struct ItemDetail: Dripper {
   @Test func aWriteInsideItsOwnWriteIsRefusedAndReported() async {
     let (items, state) = detail()
     let station = TestStation(initialState: state) { ItemDetail() }
-    await withKnownIssue {
+    await withExpectedFailure {
       await station.pour(.renameTwice) { $0.$items.withLock { $0[id: 1]?.title = "outer" } }
     } matching: {
       mentions("ignored a write to a shared IdentifiedArray")($0) && mentions("inside a write to it")($0)

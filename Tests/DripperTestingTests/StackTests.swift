@@ -92,12 +92,12 @@ extension CasePath<EditorStack.Action, StackAction<SheetEditor.State, SheetEdito
 
   @Test func anActionForAPoppedElementIsReported() async {
     let station = station(TestClock())
-    await withKnownIssue {
+    await withExpectedFailure {
       await station.pour(.path(.element(id: 3, action: .tick)))
     } matching: {
       mentions("no element of the stack has the id #3")($0)
     }
-    await withKnownIssue {
+    await withExpectedFailure {
       await station.pour(.path(.popFrom(id: 3)))
     } matching: {
       mentions("no element of the stack has the id #3")($0)

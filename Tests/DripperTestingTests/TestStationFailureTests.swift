@@ -6,7 +6,7 @@ import Testing
 @Suite struct TestStationFailureTests {
   @Test func aWrongStateFailsWithADiff() async {
     let station = TestStation(initialState: Counter.State()) { Counter() }
-    await withKnownIssue {
+    await withExpectedFailure {
       await station.pour(.increase) { $0.count = 2 }
     } matching: { issue in
       issue.comments.map(\.rawValue) == [
@@ -22,7 +22,7 @@ import Testing
 
   @Test func anUnexpectedStateChangeFails() async {
     let station = TestStation(initialState: Counter.State()) { Counter() }
-    await withKnownIssue {
+    await withExpectedFailure {
       await station.pour(.increase)
     } matching: { issue in
       issue.comments.map(\.rawValue) == [
@@ -38,7 +38,7 @@ import Testing
 
   @Test func anActionThatNeverComesFailsAtOnceWhenNoEffectRuns() async {
     let station = TestStation(initialState: Counter.State()) { Counter() }
-    await withKnownIssue {
+    await withExpectedFailure {
       await station.receive(.decrease)
     } matching: { issue in
       issue.comments.map(\.rawValue) == [
@@ -53,7 +53,7 @@ import Testing
     let clock = TestClock()
     let station = Counter.testStation(on: clock)
     await station.pour(.decreaseLater)
-    await withKnownIssue {
+    await withExpectedFailure {
       await station.receive(.decrease, timeout: .seconds(60))
     } matching: {
       mentions("no effect is running that could pour it")($0)
@@ -66,7 +66,7 @@ import Testing
   @Test func receivingTheWrongActionFails() async {
     let station = TestStation(initialState: Counter.State()) { Counter() }
     await station.pour(.twice)
-    await withKnownIssue {
+    await withExpectedFailure {
       await station.receive(.decrease)
     } matching: { issue in
       issue.comments.map(\.rawValue) == [
@@ -93,7 +93,7 @@ import Testing
       }
     }
     await station.pour(.load)
-    await withKnownIssue {
+    await withExpectedFailure {
       await station.receive(.loaded, timeout: .milliseconds(50))
     } matching: { issue in
       issue.comments.map(\.rawValue) == [
@@ -109,7 +109,7 @@ import Testing
   @Test func actionsLeftUnreceivedFailAtTheEnd() async {
     let station = TestStation(initialState: Counter.State()) { Counter() }
     await station.pour(.twice)
-    await withKnownIssue {
+    await withExpectedFailure {
       await station.finish()
     } matching: { issue in
       issue.comments.map(\.rawValue) == [
@@ -122,7 +122,7 @@ import Testing
     let clock = TestClock()
     let station = Counter.testStation(on: clock)
     await station.pour(.startTimer)
-    await withKnownIssue {
+    await withExpectedFailure {
       await station.finish()
     } matching: { issue in
       let text = issue.comments.first?.rawValue ?? ""
@@ -135,7 +135,7 @@ import Testing
   @Test func pouringBeforeReceivingFailsWhenExhaustive() async {
     let station = TestStation(initialState: Counter.State()) { Counter() }
     await station.pour(.twice)
-    await withKnownIssue {
+    await withExpectedFailure {
       await station.pour(.decrease) { $0.count = 1 }
     } matching: { issue in
       issue.comments.map(\.rawValue) == [
@@ -146,7 +146,7 @@ import Testing
   }
 
   @Test func aTestStationThatGoesAwayChecksWhatIsLeft() async {
-    await withKnownIssue {
+    await withExpectedFailure {
       let station = TestStation(initialState: Counter.State()) { Counter() }
       await station.pour(.twice)
     } matching: {
@@ -165,14 +165,14 @@ import Testing
     #expect(station.timeout == .seconds(1))
     station.timeout = .milliseconds(50)
     let task = await station.pour(.load)
-    await withKnownIssue {
+    await withExpectedFailure {
       await station.receive(.loaded)
     } matching: { issue in
       issue.comments.map(\.rawValue) == [
         "Expected to receive an action of its case, but nothing was received within 0.05 seconds."
       ]
     }
-    await withKnownIssue {
+    await withExpectedFailure {
       await task.finish()
     } matching: { issue in
       issue.comments.map(\.rawValue) == [
@@ -190,7 +190,7 @@ import Testing
       Drip<Loader.State, Loader.Action> { _, _ in .run { _ in throw Boom() } }
     }
     let origin = "DripperTestingTests/TestStationFailureTests.swift:\(#line - 2)"
-    await withKnownIssue {
+    await withExpectedFailure {
       await station.pour(.load).finish()
     } matching: { issue in
       issue.comments.map(\.rawValue) == [
@@ -203,7 +203,7 @@ import Testing
   @Test func anAssertionThatThrowsFails() async {
     struct Boom: Error {}
     let station = TestStation(initialState: Counter.State()) { Counter() }
-    await withKnownIssue {
+    await withExpectedFailure {
       await station.pour(.increase) { _ in throw Boom() }
     } matching: { issue in
       issue.comments.map(\.rawValue) == ["The assertion after pouring .increase threw Boom()."]
@@ -213,7 +213,7 @@ import Testing
 
   @Test func theHelperSaysWhenEffectsOutliveItsTimeout() async {
     let clock = TestClock()
-    await withKnownIssue {
+    await withExpectedFailure {
       await expectStates(
         initialState: Counter.State(), dripper: Counter(), withDependencies: { $0.clock = clock },
         act: [.increase, .decreaseLater], expect: [Counter.State(count: 1)],
@@ -227,7 +227,7 @@ import Testing
 
   @Test func theHelperReturnsAtItsTimeoutWhenAnEffectIgnoresCancellation() async {
     let gate = Lock<CheckedContinuation<Void, Never>?>(nil)
-    await withKnownIssue {
+    await withExpectedFailure {
       await expectStates(
         initialState: Loader.State(),
         dripper: Drip<Loader.State, Loader.Action> { _, _ in
@@ -244,7 +244,7 @@ import Testing
   }
 
   @Test func theHelperExplainsWhichStatesDiffer() async {
-    await withKnownIssue {
+    await withExpectedFailure {
       await expectStates(
         initialState: Counter.State(), dripper: Counter(), act: [.increase, .increase],
         expect: [Counter.State(count: 1), Counter.State(count: 3), Counter.State(count: 4)])

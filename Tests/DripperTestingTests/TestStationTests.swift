@@ -84,7 +84,7 @@ extension CasePath<Loader.Action, [String]> {
 }
 
 /// Whether a recorded issue's comment contains `text`.
-func mentions(_ text: String) -> @Sendable (Issue) -> Bool {
+func mentions(_ text: String) -> (ExpectedFailure) -> Bool {
   { issue in issue.comments.contains { $0.rawValue.contains(text) } }
 }
 

@@ -116,7 +116,7 @@ struct Numbers: Dripper {
   @Test func aFailingReceiveListsWhatCameWithADiffAgainstTheClosest() async {
     let station = favorites()
     await station.pour(.rows(.element(id: 2, action: .tapped)))
-    await withKnownIssue {
+    await withExpectedFailure {
       await station.receive(CasePath.rows[id: 1].appending(.favoriteResponse), true)
     } matching: { issue in
       issue.comments.map(\.rawValue) == [
@@ -150,12 +150,12 @@ struct Numbers: Dripper {
 
   @Test func strictSkipsFailWhenThereIsNothingToSkip() async {
     let station = TestStation(initialState: Counter.State()) { Counter() }
-    await withKnownIssue {
+    await withExpectedFailure {
       await station.skipReceivedActions()
     } matching: { issue in
       issue.comments.map(\.rawValue) == ["There were no received actions to skip."]
     }
-    await withKnownIssue {
+    await withExpectedFailure {
       await station.skipInFlightEffects()
     } matching: { issue in
       issue.comments.map(\.rawValue) == ["There were no in-flight effects to skip."]
@@ -172,7 +172,7 @@ struct Numbers: Dripper {
     let station = TestStation(initialState: Counter.State()) { Counter() }
     await station.pour(.increase) { $0.count = 1 }
     await station.assert { $0.count = 1 }
-    await withKnownIssue {
+    await withExpectedFailure {
       await station.assert { $0.count = 5 }
     } matching: {
       mentions("The state after the assertion is not what was expected")($0)
@@ -193,7 +193,7 @@ struct Numbers: Dripper {
 
   @Test func anUnimplementedEndpointFailsTheTestThatReachesIt() async {
     let station = TestStation(initialState: Numbers.State()) { Numbers() }
-    await withKnownIssue {
+    await withExpectedFailure {
       await station.pour(.load).finish()
     } matching: {
       mentions("unimplemented endpoint 'NumbersClient.fetch'")($0)

@@ -18,10 +18,12 @@ extension Clock where Duration == Swift.Duration {
   /// (`interval`, `2 * interval`, …).
   ///
   /// Under a ``TestClock`` each tick is one sleep the test advances through: `advance(by:
-  /// .seconds(3))` delivers exactly three ticks. Under an ``ImmediateClock`` (and the clock of a
-  /// test that chose none) the timer ticks **once** and ends, as TCA's immediate scheduler fires a
-  /// repeating timer once: a clock whose sleeps all return at once would otherwise tick forever,
-  /// and a test or preview would never get past the loop.
+  /// .seconds(3))` delivers exactly three ticks. Under an ``ImmediateClock`` the timer ticks at
+  /// once, again and again, moving the clock forward an interval each time, until its effect is
+  /// cancelled, as swift-clocks' `ImmediateClock` does: TCA's SyncUps tests depend on it (a meeting
+  /// recorded under an immediate clock runs to its end). Combine's immediate scheduler, in older
+  /// TCA code, fired a repeating timer once instead; a test that wants a given number of ticks
+  /// advances a ``TestClock``.
   public func timer(interval: Swift.Duration, tolerance: Swift.Duration? = nil) -> ClockTimer {
     ClockTimer(clock: self, interval: interval, tolerance: tolerance)
   }
@@ -43,8 +45,7 @@ public struct ClockTimer: AsyncSequence, Sendable {
   public func makeAsyncIterator() -> AsyncIterator {
     precondition(interval > .zero, "clock.timer(interval:): the interval must be positive")
     return AsyncIterator(
-      wait: Self.waiter(on: clock, interval: interval, tolerance: tolerance), interval: interval,
-      ticksOnce: clock is any TicksTimersOnce)
+      wait: Self.waiter(on: clock, interval: interval, tolerance: tolerance), interval: interval)
   }
 
   /// Waits for tick `n` (or the first one after it that is not already past), and returns the tick
@@ -66,7 +67,6 @@ public struct ClockTimer: AsyncSequence, Sendable {
   public struct AsyncIterator: AsyncIteratorProtocol {
     let wait: @Sendable (Int) async throws -> Int
     let interval: Duration
-    let ticksOnce: Bool
     /// The tick to wait for next; 0 once the timer has ended.
     var tick = 1
 
@@ -76,14 +76,8 @@ public struct ClockTimer: AsyncSequence, Sendable {
         tick = 0
         return nil
       }
-      tick = ticksOnce ? 0 : fallen + 1
+      tick = fallen + 1
       return interval * fallen
     }
   }
 }
-
-/// A clock whose sleeps all return at once: its timers tick once, then end.
-protocol TicksTimersOnce {}
-
-extension ImmediateClock: TicksTimersOnce {}
-extension UnimplementedClock: TicksTimersOnce {}

@@ -7,11 +7,14 @@ import Testing
 private func folderHost(
   _ scratch: ScratchDirectory, clock: TestClock = TestClock(),
   start: Date = Date(timeIntervalSince1970: 1_800_000_000),
-  node: String = "local", idleAfter: Duration? = .seconds(60)
+  node: String = "local", idleAfter: Duration? = .seconds(60), diagnostics: LockIsolated<[String]>? = nil
 ) throws -> StationHost<String, Account> {
   try StationHost(
     storage: .folder(scratch.path, codec: .json, node: node),
-    lifetime: HostLifetime(idleAfter: idleAfter, time: .controlled(by: clock, startingAt: start))
+    lifetime: HostLifetime(idleAfter: idleAfter, time: .controlled(by: clock, startingAt: start)),
+    observer: StationHostObserver(diagnostic: { key, diagnostic in
+      diagnostics?.withValue { $0.append("\(key): \(diagnostic.message)") }
+    })
   ) { _ in
     Account.State()
   } dripper: { _ in
@@ -86,8 +89,14 @@ private func folderHost(
     #expect(KeyFolder.make(folder, under: scratch.path) == nil)
     let garbage = Array("dripper-journal 1\nnot an entry\n2 - a {} 0000000000000000\n".utf8)
     #expect(AtomicFile.replace(at: folder + "/journal", with: garbage) == nil)
-    let host = try folderHost(scratch)
+    let diagnostics = LockIsolated<[String]>([])
+    let host = try folderHost(scratch, diagnostics: diagnostics)
     await #expect(throws: HostError.self) { try await host.pour(.deposit(1), to: "broken", id: "x") }
+    #expect(
+      diagnostics.value == [
+        "broken: key broken failed: \(folder)/journal: line 2 is corrupt (not an entry); its pours fail "
+          + "until it is tried again"
+      ])
     await host.pour(.deposit(1), to: "healthy").finish()
     #expect(try await host.state(of: "healthy").balance == 1)
     #expect(host.counts.failed == 1)
@@ -122,9 +131,14 @@ private func folderHost(
   @Test func aSecondHostIsRefusedAKeyTheFirstHolds() async throws {
     let scratch = ScratchDirectory()
     let first = try folderHost(scratch, node: "a")
-    let second = try folderHost(scratch, node: "b")
+    let refusals = LockIsolated<[String]>([])
+    let second = try folderHost(scratch, node: "b", diagnostics: refusals)
     await first.pour(.deposit(1), to: "alice").finish()
     await #expect(throws: HostError.self) { try await second.pour(.deposit(1), to: "alice", id: "x") }
+    #expect(refusals.value.count == 1)
+    #expect(
+      refusals.value.first?.hasSuffix("is in use by another process; its pours fail until it is tried again")
+        == true)
     await first.close()
     await second.close()
     let host = try folderHost(scratch, node: "a")
