@@ -19,7 +19,8 @@ func withExpectedFailure(
   sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) async {
   let messages = Mutex<[String]>([])
-  await FailureReporter.$capture.withValue({ message in messages.withLock { $0.append(message) } }) {
+  let sink: @Sendable (String) -> Void = { message in messages.withLock { $0.append(message) } }
+  await FailureReporter.$capture.withValue(sink) {
     do {
       try await body()
     } catch {
@@ -42,7 +43,8 @@ func withExpectedFailure(
   sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) {
   let messages = Mutex<[String]>([])
-  FailureReporter.$capture.withValue({ message in messages.withLock { $0.append(message) } }) {
+  let sink: @Sendable (String) -> Void = { message in messages.withLock { $0.append(message) } }
+  FailureReporter.$capture.withValue(sink) {
     do {
       try body()
     } catch {
@@ -61,6 +63,7 @@ func withExpectedFailure(
 /// Runs `body` and returns what `showSkippedAssertions` showed in it, instead of printing it.
 func skippedAssertionsShown(_ body: () async -> Void) async -> [String] {
   let shown = Mutex<[String]>([])
-  await FailureReporter.$shown.withValue({ text in shown.withLock { $0.append(text) } }) { await body() }
+  let sink: @Sendable (String) -> Void = { text in shown.withLock { $0.append(text) } }
+  await FailureReporter.$shown.withValue(sink) { await body() }
   return shown.withLock { $0 }
 }
