@@ -6,7 +6,7 @@ import Dripper
 /// On a timeout the operation is cancelled but not waited for: a task group would wait for it, and
 /// an effect that ignores cancellation would then hold the test up for ever instead of failing it.
 /// `ifNot` runs first, when the operation did not complete, before it is cancelled.
-func completes(
+nonisolated(nonsending) func completes(
   within timeout: Duration, ifNot: () -> Void = {}, _ operation: @escaping @Sendable () async -> Void
 ) async -> Bool {
   // One ticket, resolved by whichever comes first: the operation's end, the timer, or the

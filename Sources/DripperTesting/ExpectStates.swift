@@ -16,7 +16,7 @@ import Synchronization
 /// The states are those after each reduction that changed the state, in order, including the
 /// reductions of actions effects poured, once every effect has finished (within `timeout`).
 /// Dependencies resolve to their test values.
-public func expectStates<D: Dripper>(
+public nonisolated(nonsending) func expectStates<D: Dripper>(
   initialState: D.State,
   dripper: D,
   withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },

@@ -56,7 +56,7 @@ final class ReductionLog<State: Sendable, Action: Sendable>: Sendable {
   }
 
   /// Waits until there are more than `count` reductions, or the task is cancelled.
-  func waitForMore(than count: Int) async {
+  nonisolated(nonsending) func waitForMore(than count: Int) async {
     await parked(
       issue: { storage.withLock { $0.waiters.issue() } },
       park: { ticket, continuation in

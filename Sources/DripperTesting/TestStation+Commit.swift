@@ -26,7 +26,7 @@ extension TestStation where Action == Commit<State> {
   /// await station.commit("increase", { $0.count += 1 }, assert: { $0.count = 1 })
   /// ```
   @discardableResult
-  public func commit(
+  public nonisolated(nonsending) func commit(
     _ name: String, _ mutation: @escaping @Sendable (inout State) -> Void,
     assert expectation: ((inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
@@ -39,7 +39,7 @@ extension TestStation where Action == Commit<State> {
 
   /// Replaces the whole state, and checks it.
   @discardableResult
-  public func emit(
+  public nonisolated(nonsending) func emit(
     _ state: State,
     assert expectation: ((inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
@@ -50,7 +50,7 @@ extension TestStation where Action == Commit<State> {
   }
 
   /// Waits for an effect to commit a change named `name`, and checks the state it leaves.
-  public func receive(
+  public nonisolated(nonsending) func receive(
     commit name: String,
     timeout: Duration? = nil,
     assert expectation: ((inout State) throws -> Void)? = nil,

@@ -8,7 +8,7 @@ extension TestStation {
   ///
   /// Effects that sleep on a `TestClock` are still running: advance the clock, cancel them, or call
   /// ``skipInFlightEffects(strict:fileID:filePath:line:column:)``.
-  public func finish(
+  public nonisolated(nonsending) func finish(
     timeout: Duration? = nil,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
@@ -49,7 +49,7 @@ extension TestStation {
   /// await station.pour(.refresh)
   /// await station.skipReceivedActions()
   /// ```
-  public func skipReceivedActions(
+  public nonisolated(nonsending) func skipReceivedActions(
     strict: Bool = true,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
@@ -80,7 +80,7 @@ extension TestStation {
   ///
   /// An effect that ignores cancellation is waited for up to ``timeout``, then left to wind down
   /// without failing the test.
-  public func skipInFlightEffects(
+  public nonisolated(nonsending) func skipInFlightEffects(
     strict: Bool = true,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
@@ -139,13 +139,13 @@ extension TestStation {
   /// does before it returns, so that nothing the test does next races an effect that has not
   /// reached its first wait, or its end. Bounded by ``timeout``, for an effect that never stops
   /// running (a busy loop), which the end of the test then reports.
-  func letEffectsStart() async {
+  nonisolated(nonsending) func letEffectsStart() async {
     guard !station.effectsQuiet else { return }
     let station = self.station
     _ = await completes(within: timeout) { await station.waitForEffectsToBeQuiet() }
   }
 
-  func waitForReductionOrSettling(after count: Int, until deadline: ContinuousClock.Instant) async {
+  nonisolated(nonsending) func waitForReductionOrSettling(after count: Int, until deadline: ContinuousClock.Instant) async {
     let settling = settlingWait(orEnd: false)
     await waitUntil(deadline) {
       await withTaskGroup(of: Void.self) { group in
@@ -159,7 +159,7 @@ extension TestStation {
 
   /// Waits until the effects settle — if they are settled now, until they have run and settled
   /// again — or, with `orEnd`, until they end, or `deadline`.
-  func waitForSettling(until deadline: ContinuousClock.Instant, orEnd: Bool) async {
+  nonisolated(nonsending) func waitForSettling(until deadline: ContinuousClock.Instant, orEnd: Bool) async {
     await waitUntil(deadline, settlingWait(orEnd: orEnd))
   }
 
@@ -184,7 +184,7 @@ extension TestStation {
   }
 
   /// Runs `operation`, cancelling it at `deadline`.
-  private func waitUntil(
+  private nonisolated(nonsending) func waitUntil(
     _ deadline: ContinuousClock.Instant, _ operation: @escaping @Sendable () async -> Void
   ) async {
     _ = await completes(within: ContinuousClock.now.duration(to: deadline), operation)

@@ -21,7 +21,7 @@ extension TestStation {
   ///
   /// - Returns: A task to wait for the action's effects with, or to cancel them.
   @discardableResult
-  public func pour(
+  public nonisolated(nonsending) func pour(
     _ action: Action,
     assert expectation: ((inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
@@ -68,7 +68,7 @@ extension TestStation {
   /// The state is the one after the actions the test has accounted for; in non-exhaustive mode
   /// the actions received since are accounted for first, so it is the latest state. A closure that
   /// changes nothing passes.
-  public func assert(
+  public nonisolated(nonsending) func assert(
     _ expectation: (inout State) throws -> Void,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
@@ -107,7 +107,7 @@ extension TestStation {
   ///   - filePath: The call's file.
   ///   - line: The call's line.
   ///   - column: The call's column.
-  public func receive(
+  public nonisolated(nonsending) func receive(
     _ expected: Action,
     timeout: Duration? = nil,
     assert expectation: ((inout State) throws -> Void)? = nil,
@@ -129,7 +129,7 @@ extension TestStation {
   ///   $0.rows[id: 2]?.isFavorite = true
   /// }
   /// ```
-  public func receive<Payload: Equatable>(
+  public nonisolated(nonsending) func receive<Payload: Equatable>(
     _ actionCase: CasePath<Action, Payload>,
     _ payload: Payload,
     timeout: Duration? = nil,
@@ -151,7 +151,7 @@ extension TestStation {
   /// ```swift
   /// await station.receive(.loaded) { $0.items = [milk] }
   /// ```
-  public func receive<Payload>(
+  public nonisolated(nonsending) func receive<Payload>(
     _ actionCase: CasePath<Action, Payload>,
     timeout: Duration? = nil,
     assert expectation: ((inout State) throws -> Void)? = nil,
@@ -165,7 +165,7 @@ extension TestStation {
   }
 
   /// Waits for an effect to pour an action that satisfies `isExpected`, and checks the state.
-  public func receive(
+  public nonisolated(nonsending) func receive(
     where isExpected: @escaping (Action) -> Bool,
     timeout: Duration? = nil,
     assert expectation: ((inout State) throws -> Void)? = nil,
@@ -186,7 +186,7 @@ extension TestStation {
     let matches: (Action) -> Bool
   }
 
-  func receive(
+  nonisolated(nonsending) func receive(
     _ expected: Expected, timeout: Duration?, assert expectation: ((inout State) throws -> Void)?,
     at location: SourceLocation
   ) async {

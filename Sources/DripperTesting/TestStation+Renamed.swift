@@ -5,7 +5,7 @@ extension TestStation {
   /// assertion. Written `send`, the compiler names the replacement.
   @available(*, unavailable, renamed: "pour(_:assert:)", message: "a TestStation's actions are poured")
   @discardableResult
-  public func send(
+  public nonisolated(nonsending) func send(
     _ action: Action, _ expectation: ((inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column

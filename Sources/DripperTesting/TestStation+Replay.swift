@@ -31,7 +31,7 @@ extension TestStation {
   ///   - filePath: The call's file.
   ///   - line: The call's line.
   ///   - column: The call's column.
-  public func replay(
+  public nonisolated(nonsending) func replay(
     _ entries: some Sequence<JournalEntry>,
     hashing stateHash: StateHash<State>? = nil,
     decode: (String) throws -> Action,

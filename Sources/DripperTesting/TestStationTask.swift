@@ -19,7 +19,7 @@ public struct TestStationTask: Sendable {
 
   /// Waits for the effects of the pour to finish; fails if they have not after `timeout` (the
   /// ``TestStation/timeout`` of its TestStation when nil).
-  public func finish(
+  public nonisolated(nonsending) func finish(
     timeout: Duration? = nil,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column
@@ -45,7 +45,7 @@ public struct TestStationTask: Sendable {
   ///
   /// An effect that ignores its cancellation is waited for up to the TestStation's
   /// ``TestStation/timeout``; cancelled, it is not reported as still running either way.
-  public func cancel() async {
+  public nonisolated(nonsending) func cancel() async {
     guard let task else { return }
     task.cancel()
     _ = await completes(within: defaultTimeout) { await task.finish() }
