@@ -17,6 +17,13 @@ protocol PourTaskHost: AnyObject, Sendable {
   func cancel(pour: PourNumber)
   /// Whether the pour was cancelled, or the Station is gone.
   func isCancelled(pour: PourNumber) -> Bool
+  /// Where the pour's effects that have not ended were written, in the order they started.
+  func pendingEffects(of pour: PourNumber) -> [String]
+}
+
+extension PourTaskHost {
+  @usableFromInline
+  func pendingEffects(of pour: PourNumber) -> [String] { [] }
 }
 
 /// A handle on one pour: wait for it and everything it started, or cancel its effects.
@@ -64,6 +71,16 @@ public struct PourTask: Hashable, Sendable {
     host.isCancelled(pour: number)
   }
 
+  /// Where the effects that ``finish()`` still waits for were written (`Feature.swift:42`), in the
+  /// order they started: what to look at when a `finish()` does not return.
+  ///
+  /// `finish()` waits for the whole cascade, as TCA's does: an effect started by an action an
+  /// effect of this pour poured belongs to this pour too, so an endless listener started that way
+  /// keeps it from finishing (see <doc:EffectsAndCancellation>).
+  public var pendingEffects: [String] {
+    host.pendingEffects(of: number)
+  }
+
   /// Whether two tasks refer to the same pour.
   public static func == (lhs: PourTask, rhs: PourTask) -> Bool {
     lhs.host === rhs.host && lhs.number == rhs.number
@@ -73,5 +90,14 @@ public struct PourTask: Hashable, Sendable {
   public func hash(into hasher: inout Hasher) {
     hasher.combine(ObjectIdentifier(host))
     hasher.combine(number)
+  }
+}
+
+extension PourTask: CustomDebugStringConvertible {
+  /// The pour's number and the effects it waits for: `PourTask(3, waiting for Feature.swift:42)`.
+  public var debugDescription: String {
+    let pending = pendingEffects
+    return pending.isEmpty
+      ? "PourTask(\(number))" : "PourTask(\(number), waiting for \(pending.joined(separator: ", ")))"
   }
 }

@@ -420,4 +420,9 @@ extension StateHandler: PourTaskHost {
   nonisolated func isCancelled(pour: PourNumber) -> Bool {
     effects.isCancelled(pour: pour)
   }
+
+  @usableFromInline
+  nonisolated func pendingEffects(of pour: PourNumber) -> [String] {
+    effects.read { $0.leaves }.filter { $0.pour == pour }.map { "\($0.origin)" }
+  }
 }

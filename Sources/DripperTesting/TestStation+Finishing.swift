@@ -145,7 +145,9 @@ extension TestStation {
     _ = await completes(within: timeout) { await station.waitForEffectsToBeQuiet() }
   }
 
-  nonisolated(nonsending) func waitForReductionOrSettling(after count: Int, until deadline: ContinuousClock.Instant) async {
+  nonisolated(nonsending) func waitForReductionOrSettling(
+    after count: Int, until deadline: ContinuousClock.Instant
+  ) async {
     let settling = settlingWait(orEnd: false)
     await waitUntil(deadline) {
       await withTaskGroup(of: Void.self) { group in

@@ -216,7 +216,9 @@ public final class TestStation<State: Equatable & Sendable, Action: Sendable>: S
   ///   await station.receive(.loggedIn) { $0.user?.name = "Blob" }
   /// }
   /// ```
-  public nonisolated(nonsending) func withExhaustivity(_ exhaustivity: Exhaustivity, _ body: () async throws -> Void) async rethrows {
+  public nonisolated(nonsending) func withExhaustivity(
+    _ exhaustivity: Exhaustivity, _ body: () async throws -> Void
+  ) async rethrows {
     let previous = progress.withLock { progress in
       defer { progress.exhaustivity = exhaustivity }
       return progress.exhaustivity

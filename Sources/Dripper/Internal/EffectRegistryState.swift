@@ -287,6 +287,8 @@ struct EffectRegistryState<Work> {
     let slot: EffectSlotID
     let origin: EffectOrigin
     let role: Role
+    /// The pour the work belongs to.
+    let pour: PourNumber
   }
 
   /// The slots doing work themselves (not through children) and not cancelled, in the order they
@@ -297,7 +299,7 @@ struct EffectRegistryState<Work> {
       $0.element.isWork && $0.element.children == 0 && $0.element.role != .join && !$0.element.cancelled
     }
     .sorted { $0.id.order < $1.id.order }
-    .map { Leaf(slot: $0.id, origin: $0.element.origin, role: $0.element.role) }
+    .map { Leaf(slot: $0.id, origin: $0.element.origin, role: $0.element.role, pour: $0.element.pour) }
   }
 }
 
