@@ -49,7 +49,14 @@ extension Diagnostic {
   static func missingCase<State>(of state: State.Type, for action: Any) -> Diagnostic {
     Diagnostic(
       .missingChild,
-      "ignored \(action): it is for a child in a case of \(State.self) that the state is not in "
+      "ignored \(Dump.line(action)): it is for a child in a case of \(State.self) that the state is not in "
         + "(an effect may have outlived its case)")
   }
+}
+
+/// A value as a diagnostic shows it: as a `TestStation` failure does (`.row(id: 2, .toggle)`),
+/// never as raw reflection. Not inlinable, so that inlinable reducers can call it.
+@usableFromInline
+func tidyDescription(of value: Any) -> String {
+  Dump.line(value)
 }

@@ -258,14 +258,14 @@ extension StateHandler {
     if cancelled {
       guard isReleased else { return }
       return report(
-        Diagnostic(.droppedPour, "dropped \(action): it was poured after its Station was released"))
+        Diagnostic(.droppedPour, "dropped \(Dump.line(action)): it was poured after its Station was released"))
     }
     if effect.ended.load(ordering: .acquiring), !isReleased {
       report(
         Diagnostic(
           .pourFromEndedEffect,
           "an action was poured from an effect that had already ended (started at \(effect.origin)): "
-            + "\(action); it is reduced, but nothing tracks it: make the effect's operation wait for what pours"
+            + "\(Dump.line(action)); it is reduced, but nothing tracks it: make the effect's operation wait for what pours"
         ))
     }
     let (pour, slot, origin) = (effect.pour, effect.slot, effect.origin)

@@ -251,7 +251,7 @@ import Testing
     await Task.detached { await escaped.withLock { $0 }!(.record("late")) }.value
     #expect(sink.all.map(\.kind) == [.droppedPour])
     #expect(
-      sink.all.map(\.message) == [#"dropped record("late"): it was poured after its Station was released"#])
+      sink.all.map(\.message) == [#"dropped .record("late"): it was poured after its Station was released"#])
   }
 
   // MARK: - Errors

@@ -109,7 +109,7 @@ struct _ForEachDripper<Parent: Dripper, ID: Hashable & Sendable, Element: Drippe
       return .report(
         Diagnostic(
           .missingChild,
-          "ignored \(action): no element of \(toElements as AnyKeyPath) has the id \(id) (an effect may "
+          "ignored \(tidyDescription(of: action)): no element of \(toElements as AnyKeyPath) has the id \(id) (an effect may "
             + "have outlived its element, or the action was poured after it was removed)"))
     }
     let effect =

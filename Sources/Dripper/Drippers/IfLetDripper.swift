@@ -136,7 +136,7 @@ struct _IfLetDripper<Parent: Dripper, Child: Dripper>: Dripper {
     let missing = {
       Diagnostic(
         .missingChild,
-        "ignored \(action): its child state \(toChildState as AnyKeyPath) is nil (an effect may "
+        "ignored \(tidyDescription(of: action)): its child state \(toChildState as AnyKeyPath) is nil (an effect may "
           + "have outlived the child, or the action was poured after it was dismissed)")
     }
     guard let childID else {

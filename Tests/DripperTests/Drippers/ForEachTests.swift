@@ -24,8 +24,8 @@ import Testing
     #expect(sink.all.map(\.kind) == [.missingChild])
     #expect(
       sink.all.map(\.message) == [
-        "ignored rows(Dripper.IdentifiedAction<Swift.Int, DripperTests.Child.Action>.element(id: 9, "
-          + #"action: DripperTests.Child.Action.increase)): no element of \State.rows has the id 9 (an "#
+        "ignored .rows(.element(id: 9, action: .increase)): "
+          + #"no element of \State.rows has the id 9 (an "#
           + "effect may have outlived its element, or the action was poured after it was removed)"
       ])
   }

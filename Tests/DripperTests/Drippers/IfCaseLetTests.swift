@@ -15,7 +15,7 @@ import Testing
     #expect(sink.all.map(\.kind) == [.missingChild])
     #expect(
       sink.all.map(\.message) == [
-        "ignored child(DripperTests.Child.Action.increase): it is for a child in a case of State that "
+        "ignored .child(.increase): it is for a child in a case of State that "
           + "the state is not in (an effect may have outlived its case)"
       ])
     station.pour(.turnOn)

@@ -23,7 +23,7 @@ import Testing
     #expect(sink.all.map(\.kind) == [.missingChild])
     #expect(
       sink.all.map(\.message) == [
-        #"ignored detail(DripperTests.Child.Action.increase): its child state \State.detail is nil (an "#
+        #"ignored .detail(.increase): its child state \State.detail is nil (an "#
           + "effect may have outlived the child, or the action was poured after it was dismissed)"
       ])
     #expect(await station.detail == nil)

@@ -157,7 +157,7 @@ import Testing
     #expect(reported != nil)
     #expect(sink.all.map(\.kind) == [.droppedPour])
     #expect(
-      sink.all.map(\.message) == [#"dropped record("late"): it was poured after its Station was released"#])
+      sink.all.map(\.message) == [#"dropped .record("late"): it was poured after its Station was released"#])
   }
 
   @Test func aPourFromAnEffectThatEndedIsReportedAndReduced() async {
