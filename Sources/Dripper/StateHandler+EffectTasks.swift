@@ -258,7 +258,8 @@ extension StateHandler {
     if cancelled {
       guard isReleased else { return }
       return report(
-        Diagnostic(.droppedPour, "dropped \(Dump.line(action)): it was poured after its Station was released"))
+        Diagnostic(.droppedPour, "dropped \(Dump.line(action)): it was poured after its Station was released")
+      )
     }
     if effect.ended.load(ordering: .acquiring), !isReleased {
       report(

@@ -176,7 +176,8 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
   func receive(_ action: Action, pour: PourNumber, slot: EffectSlotID, origin: EffectOrigin) {
     guard !effects.isClosed else {
       return report(
-        Diagnostic(.droppedPour, "dropped \(Dump.line(action)): it was poured after its Station was released"))
+        Diagnostic(.droppedPour, "dropped \(Dump.line(action)): it was poured after its Station was released")
+      )
     }
     switch effects.liveness(slot) {
     case .live, .ended:
