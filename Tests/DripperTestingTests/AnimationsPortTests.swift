@@ -78,9 +78,7 @@ extension AlertState where Action == Animations.Action.Alert {
 }
 
 extension CasePath<Animations.Action, PresentationAction<Animations.Action.Alert>> {
-  static var alert: Self {
-    Self(Animations.Action.alert) { if case .alert(let a) = $0 { a } else { nil } }
-  }
+  static var alert: Self { Self(Animations.Action.alert) }
 }
 
 /// The sheet case study: a screen that presents the animations screen in a sheet.
@@ -121,21 +119,15 @@ struct SheetDemo: Dripper {
 }
 
 extension CasePath<SheetDemo.Destination.State, Animations.State> {
-  static var animations: Self {
-    Self(SheetDemo.Destination.State.animations) { if case .animations(let s) = $0 { s } else { nil } }
-  }
+  static var animations: Self { Self(SheetDemo.Destination.State.animations) }
 }
 
 extension CasePath<SheetDemo.Destination.Action, Animations.Action> {
-  static var animations: Self {
-    Self(SheetDemo.Destination.Action.animations) { if case .animations(let a) = $0 { a } else { nil } }
-  }
+  static var animations: Self { Self(SheetDemo.Destination.Action.animations) }
 }
 
 extension CasePath<SheetDemo.Action, PresentationAction<SheetDemo.Destination.Action>> {
-  static var destination: Self {
-    Self(SheetDemo.Action.destination) { if case .destination(let a) = $0 { a } else { nil } }
-  }
+  static var destination: Self { Self(SheetDemo.Action.destination) }
 }
 
 @Suite struct AnimationsTests {

@@ -132,9 +132,7 @@ extension AlertState where Action == DownloadComponent.Action.Alert {
 }
 
 extension CasePath<DownloadComponent.Action, PresentationAction<DownloadComponent.Action.Alert>> {
-  static var alert: Self {
-    Self(DownloadComponent.Action.alert) { if case .alert(let a) = $0 { a } else { nil } }
-  }
+  static var alert: Self { Self(DownloadComponent.Action.alert) }
 }
 
 /// TCA's `\.downloadClient.success.updateProgress` and `\.downloadClient.success.response`.

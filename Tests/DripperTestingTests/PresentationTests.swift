@@ -169,16 +169,10 @@ struct Destination: Dripper {
     case sheet(SheetEditor.Action)
   }
 
+  // An enum of features, as TCA's `@Reducer enum Destination`: one line a case (issue 53).
   var body: some DripperOf<Self> {
-    EmptyDripper()
-      .ifCaseLet(
-        CasePath(State.confirm) { if case .confirm(let s) = $0 { s } else { nil } },
-        action: CasePath(Action.confirm) { if case .confirm(let a) = $0 { a } else { nil } }
-      ) { Confirm() }
-      .ifCaseLet(
-        CasePath(State.sheet) { if case .sheet(let s) = $0 { s } else { nil } },
-        action: CasePath(Action.sheet) { if case .sheet(let a) = $0 { a } else { nil } }
-      ) { SheetEditor() }
+    Scope(state: State.confirm, action: Action.confirm) { Confirm() }
+    Scope(state: State.sheet, action: Action.sheet) { SheetEditor() }
   }
 }
 

@@ -224,9 +224,7 @@ extension AlertState where Action == RecordMeeting.Action.Alert {
 }
 
 extension CasePath<RecordMeeting.Action, PresentationAction<RecordMeeting.Action.Alert>> {
-  static var alert: Self {
-    Self(RecordMeeting.Action.alert) { if case .alert(let a) = $0 { a } else { nil } }
-  }
+  static var alert: Self { Self(RecordMeeting.Action.alert) }
 }
 
 /// TCA's `\.timerTick`, `\.speechResult` and `\.speechFailure`.
@@ -239,9 +237,7 @@ extension CasePath<RecordMeeting.Action, Void> {
   }
 }
 extension CasePath<RecordMeeting.Action, SpeechClient.Result> {
-  static var speechResult: Self {
-    Self(RecordMeeting.Action.speechResult) { if case .speechResult(let r) = $0 { r } else { nil } }
-  }
+  static var speechResult: Self { Self(RecordMeeting.Action.speechResult) }
 }
 
 /// TCA's `Date(timeIntervalSince1970: 1_234_567_890)`.

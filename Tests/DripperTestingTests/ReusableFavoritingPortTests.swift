@@ -108,14 +108,10 @@ struct FavoritedEpisodes: Dripper {
 }
 
 extension CasePath<FavoritedEpisode.Action, FavoritingAction> {
-  static var favorite: Self {
-    Self(FavoritedEpisode.Action.favorite) { if case .favorite(let a) = $0 { a } else { nil } }
-  }
+  static var favorite: Self { Self(FavoritedEpisode.Action.favorite) }
 }
 extension CasePath<FavoritedEpisodes.Action, IdentifiedActionOf<FavoritedEpisode>> {
-  static var episodes: Self {
-    Self(FavoritedEpisodes.Action.episodes) { if case .episodes(let a) = $0 { a } else { nil } }
-  }
+  static var episodes: Self { Self(FavoritedEpisodes.Action.episodes) }
 }
 extension CasePath<FavoritingAction, Bool> {
   static var responseSuccess: Self {

@@ -191,19 +191,13 @@ extension AlertState where Action == SyncUpDetail.Destination.Alert {
 }
 
 extension CasePath<SyncUpDetail.Destination.State, SyncUpForm.State> {
-  static var edit: Self {
-    Self(SyncUpDetail.Destination.State.edit) { if case .edit(let s) = $0 { s } else { nil } }
-  }
+  static var edit: Self { Self(SyncUpDetail.Destination.State.edit) }
 }
 extension CasePath<SyncUpDetail.Destination.Action, SyncUpForm.Action> {
-  static var edit: Self {
-    Self(SyncUpDetail.Destination.Action.edit) { if case .edit(let a) = $0 { a } else { nil } }
-  }
+  static var edit: Self { Self(SyncUpDetail.Destination.Action.edit) }
 }
 extension CasePath<SyncUpDetail.Action, PresentationAction<SyncUpDetail.Destination.Action>> {
-  static var destination: Self {
-    Self(SyncUpDetail.Action.destination) { if case .destination(let a) = $0 { a } else { nil } }
-  }
+  static var destination: Self { Self(SyncUpDetail.Action.destination) }
 }
 /// TCA's `\.delegate.startMeeting`.
 extension CasePath<SyncUpDetail.Action, Shared<SyncUp>> {

@@ -58,32 +58,22 @@ struct SyncUpsApp: Dripper {
 }
 
 extension CasePath<SyncUpsApp.Path.State, SyncUpDetail.State> {
-  static var detail: Self {
-    Self(SyncUpsApp.Path.State.detail) { if case .detail(let s) = $0 { s } else { nil } }
-  }
+  static var detail: Self { Self(SyncUpsApp.Path.State.detail) }
 }
 extension CasePath<SyncUpsApp.Path.State, RecordMeeting.State> {
-  static var record: Self {
-    Self(SyncUpsApp.Path.State.record) { if case .record(let s) = $0 { s } else { nil } }
-  }
+  static var record: Self { Self(SyncUpsApp.Path.State.record) }
 }
 extension CasePath<SyncUpsApp.Path.Action, SyncUpDetail.Action> {
-  static var detail: Self {
-    Self(SyncUpsApp.Path.Action.detail) { if case .detail(let a) = $0 { a } else { nil } }
-  }
+  static var detail: Self { Self(SyncUpsApp.Path.Action.detail) }
 }
 extension CasePath<SyncUpsApp.Path.Action, RecordMeeting.Action> {
-  static var record: Self {
-    Self(SyncUpsApp.Path.Action.record) { if case .record(let a) = $0 { a } else { nil } }
-  }
+  static var record: Self { Self(SyncUpsApp.Path.Action.record) }
 }
 extension CasePath<SyncUpsApp.Action, StackAction<SyncUpsApp.Path.State, SyncUpsApp.Path.Action>> {
-  static var path: Self { Self(SyncUpsApp.Action.path) { if case .path(let a) = $0 { a } else { nil } } }
+  static var path: Self { Self(SyncUpsApp.Action.path) }
 }
 extension CasePath<SyncUpsApp.Action, SyncUpsList.Action> {
-  static var syncUpsList: Self {
-    Self(SyncUpsApp.Action.syncUpsList) { if case .syncUpsList(let a) = $0 { a } else { nil } }
-  }
+  static var syncUpsList: Self { Self(SyncUpsApp.Action.syncUpsList) }
 }
 /// TCA's `\.path.popFrom`.
 extension CasePath<SyncUpsApp.Action, StackElementID> {

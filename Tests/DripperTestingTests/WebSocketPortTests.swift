@@ -168,9 +168,7 @@ struct WebSocketFeature: Dripper {
 }
 
 extension CasePath<WebSocketFeature.Action, PresentationAction<WebSocketFeature.Action.Alert>> {
-  static var alert: Self {
-    Self(WebSocketFeature.Action.alert) { if case .alert(let a) = $0 { a } else { nil } }
-  }
+  static var alert: Self { Self(WebSocketFeature.Action.alert) }
 }
 
 /// TCA's `\.webSocket.didOpen`, `\.webSocket.didClose`, `\.receivedSocketMessage.success` and
