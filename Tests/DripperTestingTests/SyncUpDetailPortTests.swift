@@ -67,7 +67,7 @@ struct SyncUpDetail: Dripper {
       case openSettings
     }
     var body: some DripperOf<Self> {
-      EmptyDripper().ifCaseLet(.edit, action: .edit) { SyncUpForm() }
+      Scope(state: State.edit, action: Action.edit) { SyncUpForm() }
     }
   }
 
@@ -190,12 +190,6 @@ extension AlertState where Action == SyncUpDetail.Destination.Alert {
   }
 }
 
-extension CasePath<SyncUpDetail.Destination.State, SyncUpForm.State> {
-  static var edit: Self { Self(SyncUpDetail.Destination.State.edit) }
-}
-extension CasePath<SyncUpDetail.Destination.Action, SyncUpForm.Action> {
-  static var edit: Self { Self(SyncUpDetail.Destination.Action.edit) }
-}
 extension CasePath<SyncUpDetail.Action, PresentationAction<SyncUpDetail.Destination.Action>> {
   static var destination: Self { Self(SyncUpDetail.Action.destination) }
 }

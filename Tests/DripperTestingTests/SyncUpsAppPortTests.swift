@@ -26,9 +26,8 @@ struct SyncUpsApp: Dripper {
       case record(RecordMeeting.Action)
     }
     var body: some DripperOf<Self> {
-      EmptyDripper()
-        .ifCaseLet(.detail, action: .detail) { SyncUpDetail() }
-        .ifCaseLet(.record, action: .record) { RecordMeeting() }
+      Scope(state: State.detail, action: Action.detail) { SyncUpDetail() }
+      Scope(state: State.record, action: Action.record) { RecordMeeting() }
     }
   }
 
@@ -57,18 +56,6 @@ struct SyncUpsApp: Dripper {
   }
 }
 
-extension CasePath<SyncUpsApp.Path.State, SyncUpDetail.State> {
-  static var detail: Self { Self(SyncUpsApp.Path.State.detail) }
-}
-extension CasePath<SyncUpsApp.Path.State, RecordMeeting.State> {
-  static var record: Self { Self(SyncUpsApp.Path.State.record) }
-}
-extension CasePath<SyncUpsApp.Path.Action, SyncUpDetail.Action> {
-  static var detail: Self { Self(SyncUpsApp.Path.Action.detail) }
-}
-extension CasePath<SyncUpsApp.Path.Action, RecordMeeting.Action> {
-  static var record: Self { Self(SyncUpsApp.Path.Action.record) }
-}
 extension CasePath<SyncUpsApp.Action, StackAction<SyncUpsApp.Path.State, SyncUpsApp.Path.Action>> {
   static var path: Self { Self(SyncUpsApp.Action.path) }
 }

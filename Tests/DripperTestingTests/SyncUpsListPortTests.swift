@@ -80,7 +80,7 @@ struct SyncUpsList: Dripper {
       case add(SyncUpForm.Action)
     }
     var body: some DripperOf<Self> {
-      EmptyDripper().ifCaseLet(.add, action: .add) { SyncUpForm() }
+      Scope(state: State.add, action: Action.add) { SyncUpForm() }
     }
   }
 
@@ -141,20 +141,8 @@ struct SyncUpsList: Dripper {
   }
 }
 
-extension CasePath<SyncUpsList.Destination.State, SyncUpForm.State> {
-  static var add: Self {
-    Self(SyncUpsList.Destination.State.add, extract: { if case .add(let s) = $0 { s } else { nil } })
-  }
-}
-extension CasePath<SyncUpsList.Destination.Action, SyncUpForm.Action> {
-  static var add: Self {
-    Self(SyncUpsList.Destination.Action.add, extract: { if case .add(let a) = $0 { a } else { nil } })
-  }
-}
 extension CasePath<SyncUpsList.Action, PresentationAction<SyncUpsList.Destination.Action>> {
-  static var destination: Self {
-    Self(SyncUpsList.Action.destination, extract: { if case .destination(let a) = $0 { a } else { nil } })
-  }
+  static var destination: Self { Self(SyncUpsList.Action.destination) }
 }
 
 /// TCA's `Attendee.ID()`: an id `.incrementing` never makes.

@@ -121,9 +121,7 @@ struct TodosExample: Dripper {
 }
 
 extension CasePath<TodosExample.Action, IdentifiedActionOf<TodoExample>> {
-  static var todos: Self {
-    Self(TodosExample.Action.todos, extract: { if case .todos(let a) = $0 { a } else { nil } })
-  }
+  static var todos: Self { Self(TodosExample.Action.todos) }
 }
 
 /// Rows with empty descriptions, complete where `complete` says.
