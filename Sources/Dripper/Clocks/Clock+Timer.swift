@@ -29,7 +29,7 @@ extension Clock where Duration == Swift.Duration {
   }
 }
 
-/// The ticks of ``_Concurrency/Clock/timer(interval:tolerance:)``: an asynchronous sequence of
+/// The ticks of `clock.timer(interval:tolerance:)`: an asynchronous sequence of
 /// each tick's offset from the timer's start, ending when the iterating task is cancelled.
 public struct ClockTimer: AsyncSequence, Sendable {
   /// A tick's offset from the timer's start.
