@@ -23,8 +23,11 @@ extension StateHandler {
   /// caller is compiled for the Station's types (`perform(_:pour:)`), making it looks up no
   /// metadata.
   @inlinable
-  nonisolated func startTask(of run: EffectRun<Action>, pour: PourNumber, slot: EffectSlotID) {
-    spawnTask(of: RunningEffect(handler: self, origin: run.origin, pour: pour, slot: slot), running: run)
+  nonisolated func startTask(
+    of run: EffectRun<Action>, in context: EffectContext, slot: EffectSlotID
+  ) {
+    spawnTask(
+      of: RunningEffect(handler: self, origin: run.origin, context: context, slot: slot), running: run)
   }
 
   /// Starts the task of a `run` effect: see ``startTask(of:pour:slot:)``.
@@ -209,15 +212,19 @@ extension StateHandler {
 final class RunningEffect<State: Sendable, Action: Sendable>: Sendable {
   let handler: StateHandler<State, Action>
   let origin: EffectOrigin
-  let pour: PourNumber
+  /// Where the effect runs: its pour, its feature's namespace and the ids it runs under.
+  let context: EffectContext
   let slot: EffectSlotID
   let ended = Atomic<Bool>(false)
 
+  var pour: PourNumber { context.pour }
+
   @usableFromInline
-  init(handler: StateHandler<State, Action>, origin: EffectOrigin, pour: PourNumber, slot: EffectSlotID) {
+  init(handler: StateHandler<State, Action>, origin: EffectOrigin, context: EffectContext, slot: EffectSlotID)
+  {
     self.handler = handler
     self.origin = origin
-    self.pour = pour
+    self.context = context
     self.slot = slot
   }
 
@@ -228,7 +235,9 @@ final class RunningEffect<State: Sendable, Action: Sendable>: Sendable {
   /// the task's allocator, held for as long as the effect waits.
   @inline(__always)
   func main(_ run: EffectRun<Action>) async {
-    await DependencyValues.bind(run.dependencies) {
+    var dependencies = run.dependencies
+    dependencies.effect = self
+    await DependencyValues.bind(dependencies) {
       guard !Task.isCancelled else { return }
       let pour = Pour<Action> { action, cancelled in
         await self.handler.receive(action, cancelled: cancelled, from: self)
