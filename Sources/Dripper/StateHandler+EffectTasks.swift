@@ -235,11 +235,9 @@ final class RunningEffect<State: Sendable, Action: Sendable>: Sendable {
   /// the task's allocator, held for as long as the effect waits.
   @inline(__always)
   func main(_ run: EffectRun<Action>) async {
-    // The values made by a synchronous call, passed as they are: a copy changed in this frame,
-    // held across the `await`, grew the task's frames past the first slab of its allocator,
-    // another allocation an effect (`dripper-bench --filter effects`: ~4,370 bytes a waiting
-    // effect instead of ~3,350), and so did a parameter more to `bind`.
-    await DependencyValues.bind(run.dependencies.bound(to: self)) {
+    var dependencies = run.dependencies
+    dependencies.effect = self
+    await DependencyValues.bind(dependencies) {
       guard !Task.isCancelled else { return }
       let pour = Pour<Action> { action, cancelled in
         await self.handler.receive(action, cancelled: cancelled, from: self)

@@ -118,13 +118,6 @@ public struct DependencyValues: Sendable {
     try ReductionContext.hidingDependencies { try $inTask.withValue(values, operation: body) }
   }
 
-  /// These values, known to be those of the task of the `run` effect `effect` (see ``effect``).
-  func bound(to effect: any EffectScope) -> DependencyValues {
-    var values = self
-    values.effect = effect
-    return values
-  }
-
   /// Runs `body` with `values` in force, bound in the task.
   ///
   /// No reduction's values can be set on the thread here: a reduction is synchronous, and this
