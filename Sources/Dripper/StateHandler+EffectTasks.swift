@@ -23,11 +23,8 @@ extension StateHandler {
   /// caller is compiled for the Station's types (`perform(_:pour:)`), making it looks up no
   /// metadata.
   @inlinable
-  nonisolated func startTask(
-    of run: EffectRun<Action>, in context: EffectContext, slot: EffectSlotID
-  ) {
-    spawnTask(
-      of: RunningEffect(handler: self, origin: run.origin, context: context, slot: slot), running: run)
+  nonisolated func startTask(of run: EffectRun<Action>, pour: PourNumber, slot: EffectSlotID) {
+    spawnTask(of: RunningEffect(handler: self, origin: run.origin, pour: pour, slot: slot), running: run)
   }
 
   /// Starts the task of a `run` effect: see ``startTask(of:pour:slot:)``.
@@ -212,19 +209,15 @@ extension StateHandler {
 final class RunningEffect<State: Sendable, Action: Sendable>: Sendable {
   let handler: StateHandler<State, Action>
   let origin: EffectOrigin
-  /// Where the effect runs: its pour, its feature's namespace and the ids it runs under.
-  let context: EffectContext
+  let pour: PourNumber
   let slot: EffectSlotID
   let ended = Atomic<Bool>(false)
 
-  var pour: PourNumber { context.pour }
-
   @usableFromInline
-  init(handler: StateHandler<State, Action>, origin: EffectOrigin, context: EffectContext, slot: EffectSlotID)
-  {
+  init(handler: StateHandler<State, Action>, origin: EffectOrigin, pour: PourNumber, slot: EffectSlotID) {
     self.handler = handler
     self.origin = origin
-    self.context = context
+    self.pour = pour
     self.slot = slot
   }
 
@@ -235,9 +228,7 @@ final class RunningEffect<State: Sendable, Action: Sendable>: Sendable {
   /// the task's allocator, held for as long as the effect waits.
   @inline(__always)
   func main(_ run: EffectRun<Action>) async {
-    var dependencies = run.dependencies
-    dependencies.effect = self
-    await DependencyValues.bind(dependencies) {
+    await DependencyValues.bind(run.dependencies) {
       guard !Task.isCancelled else { return }
       let pour = Pour<Action> { action, cancelled in
         await self.handler.receive(action, cancelled: cancelled, from: self)

@@ -29,7 +29,7 @@ extension StateHandler {
     if pour > lastPourWithEffects { lastPourWithEffects = pour }
     if case .run(let run) = effect.operation {
       guard let slot = effects.reserveTask(pour: pour, origin: run.origin) else { return }
-      return startTask(of: run, in: EffectContext(pour: pour), slot: slot)
+      return startTask(of: run, pour: pour, slot: slot)
     }
     performTree(effect, pour: pour)
   }
@@ -63,7 +63,7 @@ extension StateHandler {
     case .run(let run):
       let request = slot(.task, in: context, under: parent, origin: run.origin)
       guard let slot = reserve(request, &sends) else { return }
-      startTask(of: run, in: context, slot: slot)
+      startTask(of: run, pour: context.pour, slot: slot)
     case .merge(let effects):
       for effect in effects { start(effect, in: context, under: parent, sending: &sends) }
     case .concatenate(let parts):

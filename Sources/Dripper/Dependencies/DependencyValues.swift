@@ -42,9 +42,6 @@ public struct DependencyValues: Sendable {
   /// The shared values the Station holds, which its reductions and effects note as they use them
   /// (see ``Shared``); `nil` outside a Station.
   @usableFromInline var sharing: StationSharing?
-  /// The `run` effect whose task these are bound in, for ``withTaskCancellation(id:cancelInFlight:operation:)``;
-  /// `nil` elsewhere, and in what is made from these (``captured``).
-  @usableFromInline var effect: (any EffectScope)?
 
   /// Live dependencies: the values a program uses when nothing overrides them.
   public init() {
@@ -90,10 +87,8 @@ public struct DependencyValues: Sendable {
   /// presented is fixed, and no longer follows the Station's reductions.
   @inlinable
   var captured: DependencyValues {
-    guard followsReductions || effect != nil else { return self }
+    guard followsReductions else { return self }
     var values = self
-    values.effect = nil
-    guard followsReductions else { return values }
     values.presented = isPresented
     values.followsReductions = false
     return values
