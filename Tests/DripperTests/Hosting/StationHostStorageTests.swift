@@ -93,7 +93,7 @@ private func folderHost(
     let host = try folderHost(scratch, diagnostics: diagnostics)
     await #expect(throws: HostError.self) { try await host.pour(.deposit(1), to: "broken", id: "x") }
     #expect(
-      diagnostics.value == [
+      await reported(diagnostics) == [
         "broken: key broken failed: \(folder)/journal: line 2 is corrupt (not an entry); its pours fail "
           + "until it is tried again"
       ])
@@ -135,7 +135,7 @@ private func folderHost(
     let second = try folderHost(scratch, node: "b", diagnostics: refusals)
     await first.pour(.deposit(1), to: "alice").finish()
     await #expect(throws: HostError.self) { try await second.pour(.deposit(1), to: "alice", id: "x") }
-    #expect(refusals.value.count == 1)
+    #expect(await reported(refusals).count == 1)
     #expect(
       refusals.value.first?.hasSuffix("is in use by another process; its pours fail until it is tried again")
         == true)
@@ -172,6 +172,12 @@ private func folderHost(
       await host.finish("j")
       // No close: the keys are recovered from what their journals hold, as after a crash.
       await host.settle()
+    }
+    // The released host's journals let go of their locks as their writing threads end, which a
+    // loaded machine (ThreadSanitizer, both cores busy) can delay past the second a journal waits
+    // for a lock: wait for them here, bounded.
+    for key in ["k", "j"] {
+      #expect(await journalUnlocks(at: KeyFolder.path(of: key, in: scratch.path).0 + "/journal"))
     }
     let schema = JournalSchema<TallyV2.State, TallyV2.Action>(version: 2) { text, _ in
       let old = try JSONDecoder().decode(TallyV1.State.self, from: Data(text.utf8))
@@ -226,4 +232,28 @@ struct TallyV2: Dripper {
       return .none
     }
   }
+}
+
+/// Whether the journal at `path` can be locked (and is let go again) within 30 seconds.
+private func journalUnlocks(at path: String) async -> Bool {
+  let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+  guard descriptor >= 0 else { return false }
+  defer { close(descriptor) }
+  let deadline = ContinuousClock.now + .seconds(30)
+  while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+    guard ContinuousClock.now < deadline else { return false }
+    try? await Task.sleep(for: .milliseconds(5))
+  }
+  flock(descriptor, LOCK_UN)
+  return true
+}
+
+/// What `diagnostics` holds once it holds anything, waiting at most 10 seconds: a failed key is
+/// reported just after its pours are failed, from the task that failed them.
+private func reported(_ diagnostics: LockIsolated<[String]>) async -> [String] {
+  let deadline = ContinuousClock.now + .seconds(10)
+  while diagnostics.value.isEmpty, ContinuousClock.now < deadline {
+    try? await Task.sleep(for: .milliseconds(1))
+  }
+  return diagnostics.value
 }
