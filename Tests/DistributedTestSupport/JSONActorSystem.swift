@@ -73,8 +73,10 @@ public final class JSONActorSystem: DistributedActorSystem, Sendable {
 
   /// Registers a local actor, to run the calls that reach it.
   public func actorReady<Act>(_ actor: Act) where Act: DistributedActor, Act.ID == ActorID {
-    let registered = Registered { [weak actor, self] decoder, handler, target in
-      guard let actor else { return false }
+    // Neither the actor nor this system is kept: the system holds what it registers, and a strong
+    // reference to itself here made a cycle that LeakSanitizer reported.
+    let registered = Registered { [weak actor, weak self] decoder, handler, target in
+      guard let actor, let self else { return false }
       try await self.executeDistributedTarget(
         on: actor, target: target, invocationDecoder: &decoder, handler: handler)
       return true

@@ -6,7 +6,9 @@ public import Foundation
 /// kill a node.
 public final class TestNetwork: Wire {
   private struct State {
-    var nodes: [String: JSONActorSystem] = [:]
+    /// Held weakly: each system holds this network as its wire, and a strong reference back made
+    /// a cycle that LeakSanitizer reported (every node of every test leaked).
+    var nodes: [String: WeakSystem] = [:]
     var killed: Set<String> = []
     /// Calls to these nodes run, and their replies are lost: how many more.
     var repliesToDrop: [String: Int] = [:]
@@ -18,13 +20,17 @@ public final class TestNetwork: Wire {
 
   private let state = Lock(State())
 
+  private struct WeakSystem {
+    weak var system: JSONActorSystem?
+  }
+
   /// Makes one.
   public init() {}
 
   /// A node on this network.
   public func node(_ name: String) -> JSONActorSystem {
     let system = JSONActorSystem(node: name, wire: self)
-    state.withLock { $0.nodes[name] = system }
+    state.withLock { $0.nodes[name] = WeakSystem(system: system) }
     return system
   }
 
@@ -50,7 +56,7 @@ public final class TestNetwork: Wire {
   public func deliver(_ call: Data, from node: String, to target: String) async throws -> Data {
     let (system, delay) = try state.withLock { state -> (JSONActorSystem, Duration?) in
       guard !state.killed.contains(node) else { throw NetworkFailure.unreachable(node) }
-      guard !state.killed.contains(target), let system = state.nodes[target] else {
+      guard !state.killed.contains(target), let system = state.nodes[target]?.system else {
         throw NetworkFailure.unreachable(target)
       }
       state.calls += 1

@@ -59,6 +59,7 @@ final class Received: Sendable {
   @Test func aKeyIsPouredReadAndObservedThroughLocalTestingDistributedActorSystem() async throws {
     let system = LocalTestingDistributedActorSystem()
     let host = LocalHost(host: try tallyHost(), actorSystem: system)
+    defer { system.release([host]) }
     let first = try await host.pour(.add(5), to: "a", id: "r1")
     let retry = try await host.pour(.add(5), to: "a", id: "r1")
     #expect(first == PourReceipt(sequence: 1, duplicate: false))
@@ -68,6 +69,7 @@ final class Received: Sendable {
     let subscriber = KeyStateSubscriber<String, Tally.State, LocalTestingDistributedActorSystem>(
       actorSystem: system
     ) { _, state in received.append(state) }
+    defer { system.release([subscriber]) }
     _ = try await host.subscribe("a", subscriber)
     _ = try await host.pour(.add(2), to: "a", id: "r2")
     #expect(await received.wait { $0.total == 7 })
@@ -78,6 +80,7 @@ final class Received: Sendable {
   @Test func aCallOfALaterProtocolVersionIsRefused() async throws {
     let system = LocalTestingDistributedActorSystem()
     let host = LocalHost(host: try tallyHost(), actorSystem: system)
+    defer { system.release([host]) }
     await #expect(throws: DistributedHostError.unsupportedVersion(theirs: 2, ours: 1)) {
       try await host.pour(.add(1), to: "a", id: "r", version: 2)
     }
