@@ -134,7 +134,12 @@ public final class SocketWire: Wire {
     bytes += data
     var offset = 0
     while offset < bytes.count {
-      let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+      // `send` with MSG_NOSIGNAL, not `write`: writing to a connection whose other end has closed
+      // (a node killed mid-call) raises SIGPIPE, which killed the whole test process in CI's
+      // AddressSanitizer run ("exited with unexpected signal code 13"); here it is an error.
+      let written = bytes.withUnsafeBytes {
+        send(descriptor, $0.baseAddress! + offset, $0.count - offset, noSignal)
+      }
       if written < 0, errno == EINTR { continue }
       guard written > 0 else { return false }
       offset += written
@@ -142,3 +147,10 @@ public final class SocketWire: Wire {
     return true
   }
 }
+
+/// `send`'s flag that makes a write to a closed connection an error (`EPIPE`) rather than SIGPIPE.
+#if os(Linux)
+  private let noSignal = Int32(MSG_NOSIGNAL)
+#else
+  private let noSignal: Int32 = 0
+#endif
