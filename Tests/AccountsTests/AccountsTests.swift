@@ -26,4 +26,21 @@ import Testing
       Options.parse(["--data", "d", "--bonus-after", "-1"])
         == .failure(OptionError("'--bonus-after' needs a number of seconds from 0 to 86400")))
   }
+
+  /// The mark written last is the highest the workers reached, however they interleave (a lower
+  /// one written after a higher one made a run resume from 184 of 200).
+  @Test func theWatermarkFileEndsAtTheHighestMark() async throws {
+    let path = NSTemporaryDirectory() + "watermark-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let chunks = 400
+    let mark = Watermark(path: path)
+    await withTaskGroup(of: Void.self) { group in
+      for first in (0..<chunks).shuffled() {
+        group.addTask { mark.completed(first * 5, count: 5) }
+      }
+    }
+    #expect(mark.value == chunks * 5)
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == String(chunks * 5))
+  }
 }
+
