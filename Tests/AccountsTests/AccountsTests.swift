@@ -43,4 +43,3 @@ import Testing
     #expect(try String(contentsOfFile: path, encoding: .utf8) == String(chunks * 5))
   }
 }
-
