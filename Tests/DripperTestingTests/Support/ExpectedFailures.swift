@@ -27,13 +27,7 @@ func withExpectedFailure(
       Issue.record(error, sourceLocation: sourceLocation)
     }
   }
-  let reported = messages.withLock { $0 }
-  if reported.isEmpty {
-    Issue.record("Expected the harness to report a failure; it reported none", sourceLocation: sourceLocation)
-  }
-  for message in reported where !matching(ExpectedFailure(comments: [Comment(rawValue: message)])) {
-    Issue.record("An unexpected failure: \(message)", sourceLocation: sourceLocation)
-  }
+  check(messages.withLock { $0 }, matching: matching, sourceLocation: sourceLocation)
 }
 
 /// ``withExpectedFailure(_:matching:sourceLocation:)`` for a synchronous body.
@@ -51,13 +45,7 @@ func withExpectedFailure(
       Issue.record(error, sourceLocation: sourceLocation)
     }
   }
-  let reported = messages.withLock { $0 }
-  if reported.isEmpty {
-    Issue.record("Expected the harness to report a failure; it reported none", sourceLocation: sourceLocation)
-  }
-  for message in reported where !matching(ExpectedFailure(comments: [Comment(rawValue: message)])) {
-    Issue.record("An unexpected failure: \(message)", sourceLocation: sourceLocation)
-  }
+  check(messages.withLock { $0 }, matching: matching, sourceLocation: sourceLocation)
 }
 
 /// Runs `body` and returns what `showSkippedAssertions` showed in it, instead of printing it.
@@ -66,4 +54,16 @@ func skippedAssertionsShown(_ body: () async -> Void) async -> [String] {
   let sink: @Sendable (String) -> Void = { text in shown.withLock { $0.append(text) } }
   await FailureReporter.$shown.withValue(sink) { await body() }
   return shown.withLock { $0 }
+}
+
+/// Records an issue when the harness reported nothing, and for each failure `matching` refuses.
+private func check(
+  _ reported: [String], matching: (ExpectedFailure) -> Bool, sourceLocation: Testing.SourceLocation
+) {
+  if reported.isEmpty {
+    Issue.record("Expected the harness to report a failure; it reported none", sourceLocation: sourceLocation)
+  }
+  for message in reported where !matching(ExpectedFailure(comments: [Comment(rawValue: message)])) {
+    Issue.record("An unexpected failure: \(message)", sourceLocation: sourceLocation)
+  }
 }
