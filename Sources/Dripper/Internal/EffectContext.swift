@@ -17,6 +17,15 @@ struct EffectContext: Sendable {
     self.pour = pour
   }
 
+  /// The context of an effect of `pour` running under `keys`: its namespace is the innermost
+  /// feature's, which the last key carries (a namespace is entered, and an id used in it, in
+  /// order from the root down).
+  init(pour: PourNumber, keys: SmallList<EffectKey>) {
+    self.pour = pour
+    self.keys = keys
+    keys.forEachElement { namespace = $0.namespace }
+  }
+
   /// The key of a cancellation id used in this context.
   func key(for id: AnySendableHashable) -> EffectKey {
     EffectKey(namespace: namespace, kind: .id(id))

@@ -74,6 +74,11 @@ final class EffectRegistry: Sendable {
 
   func isLive(_ slot: EffectSlotID) -> Bool { state.withLock { $0.isLive(slot) } }
 
+  /// The keys that cancel a slot, or `nil` when it was cancelled or has ended.
+  func keys(ofLive slot: EffectSlotID) -> SmallList<EffectKey>? {
+    state.withLock { state in state.keys(ofLive: slot) }
+  }
+
   /// Where a slot stands, for an action one of its tasks poured.
   func liveness(_ slot: EffectSlotID) -> EffectRegistryState<Work>.Liveness {
     state.withLock { $0.liveness(slot) }

@@ -128,6 +128,12 @@ struct EffectRegistryState<Work> {
     slots.update(id) { !$0.cancelled } ?? false
   }
 
+  /// The keys that cancel a slot, or `nil` when it was cancelled or has ended.
+  func keys(ofLive id: EffectSlotID) -> SmallList<EffectKey>? {
+    guard let slot = slots[id], !slot.cancelled else { return nil }
+    return slot.keys
+  }
+
   /// Where a slot stands, for an action one of its tasks poured: decided on the actor as the action
   /// is about to be reduced, not as it was poured.
   enum Liveness {
