@@ -46,6 +46,57 @@ extension Dripper {
   }
 }
 
+extension Dripper {
+  /// Runs a child feature while an enum-shaped state is in one case, named by the case itself:
+  /// no case paths to write.
+  ///
+  /// ```swift
+  /// enum State { case loggedOut(LoggedOut.State), loggedIn(LoggedIn.State) }
+  /// enum Action { case loggedOut(LoggedOut.Action), loggedIn(LoggedIn.Action), … }
+  /// …
+  /// Drip { state, action in … }
+  ///   .ifCaseLet(State.loggedIn, action: Action.loggedIn) { LoggedIn() }
+  /// ```
+  ///
+  /// As ``Dripper/ifCaseLet(_:action:fileID:line:column:then:)-24mt9``: when the state leaves
+  /// the case, the child's effects are cancelled. This is the form for an enum state that is not
+  /// presented; a presented enum (a destination) is a new presentation when its case changes, so
+  /// its cases can be ``Scope``s. The cases' extractions are found by reflection (see
+  /// ``CasePath/init(_:)``).
+  @inlinable
+  public func ifCaseLet<ChildState, ChildAction, Child: Dripper>(
+    _ embedState: @escaping @Sendable (ChildState) -> State,
+    action embedAction: @escaping @Sendable (ChildAction) -> Action,
+    fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column,
+    @DripperBuilder<ChildState, ChildAction> then child: () -> Child
+  ) -> some Dripper<State, Action> where ChildState == Child.State, ChildAction == Child.Action {
+    _IfCaseLetDripper(
+      parent: self, toChildState: CasePath(embedState), toChildAction: CasePath(embedAction), child: child(),
+      childID: nil, site: CallSite(fileID: fileID, line: line, column: column))
+  }
+
+  /// Runs a child feature with identifiable state while an enum-shaped state is in one case,
+  /// named by the case itself; a child replaced by one with another `id`, in the same case, is a
+  /// new child.
+  ///
+  /// As ``Dripper/ifCaseLet(_:action:fileID:line:column:then:)-24mt9``, with the cases' extractions
+  /// found by reflection (see ``CasePath/init(_:)``).
+  @inlinable
+  public func ifCaseLet<ChildState, ChildAction, Child: Dripper>(
+    _ embedState: @escaping @Sendable (ChildState) -> State,
+    action embedAction: @escaping @Sendable (ChildAction) -> Action,
+    fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column,
+    @DripperBuilder<ChildState, ChildAction> then child: () -> Child
+  ) -> some Dripper<State, Action>
+  where
+    ChildState == Child.State, ChildAction == Child.Action, ChildState: Identifiable, ChildState.ID: Sendable
+  {
+    _IfCaseLetDripper(
+      parent: self, toChildState: CasePath(embedState), toChildAction: CasePath(embedAction), child: child(),
+      childID: { AnySendableHashable($0.id) }, site: CallSite(fileID: fileID, line: line, column: column))
+  }
+}
+
 /// A parent dripper with a child in one case of its state: see ``Dripper/ifCaseLet(_:action:fileID:line:column:then:)-24mt9``.
 @usableFromInline
 struct _IfCaseLetDripper<Parent: Dripper, Child: Dripper>: Dripper {
