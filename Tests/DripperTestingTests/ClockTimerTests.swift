@@ -75,4 +75,48 @@ private struct Ticker: Dripper {
     timer.cancel()
     #expect(await timer.value == 0)
   }
+
+  /// A tick missed because the timer woke late (a slow handler, a suspended machine) is skipped:
+  /// the next element is the last tick that fell, and later ticks keep to the timer's start.
+  @Test func ticksMissedByALateWakeAreSkipped() async {
+    let clock = LateClock(lateness: .milliseconds(2_500))
+    var ticks: [Duration] = []
+    for await offset in clock.timer(interval: .seconds(1)) {
+      ticks.append(offset)
+      if ticks.count == 3 { break }
+    }
+    // Asleep until 1 s, woken at 3.5 s: tick 3. Until 4 s, woken at 6.5 s: tick 6. And so on.
+    #expect(ticks == [.seconds(3), .seconds(6), .seconds(9)])
+  }
+
+  /// A wake far past its tick finds the tick that fell by division, not by stepping through every
+  /// tick missed (here a million million).
+  @Test func aVeryLateWakeFindsItsTickAtOnce() async {
+    let clock = LateClock(lateness: .seconds(1_000))
+    var ticks: [Duration] = []
+    for await offset in clock.timer(interval: .nanoseconds(1)) {
+      ticks.append(offset)
+      if ticks.count == 2 { break }
+    }
+    #expect(ticks == [.seconds(1_000) + .nanoseconds(1), .seconds(2_000) + .nanoseconds(2)])
+  }
+}
+
+/// A clock whose sleeps return at once, `lateness` past their deadline.
+private final class LateClock: Clock, Sendable {
+  typealias Instant = TestClock.Instant
+  let lateness: Duration
+  private let current = LockIsolated(Instant())
+
+  init(lateness: Duration) {
+    self.lateness = lateness
+  }
+
+  var now: Instant { current.value }
+  var minimumResolution: Duration { .zero }
+
+  func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+    try Task.checkCancellation()
+    current.setValue(deadline.advanced(by: lateness))
+  }
 }

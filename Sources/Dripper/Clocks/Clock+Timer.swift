@@ -56,9 +56,13 @@ public struct ClockTimer: AsyncSequence, Sendable {
     let start = clock.now
     return { tick in
       try await clock.sleep(until: start.advanced(by: interval * tick), tolerance: tolerance)
-      let now = clock.now
-      var fallen = tick
-      while start.advanced(by: interval * (fallen + 1)) <= now { fallen += 1 }
+      // Woken late, past later ticks: the last tick that has fallen, found by division (a late
+      // wake can be hours, and a loop over the missed ticks as many iterations), then corrected
+      // a step at a time for the division's rounding.
+      let elapsed = start.duration(to: clock.now)
+      var fallen = Swift.max(tick, Int(Swift.min(elapsed / interval, Double(Int.max / 2))))
+      while fallen > tick, interval * fallen > elapsed { fallen -= 1 }
+      while interval * (fallen + 1) <= elapsed { fallen += 1 }
       return fallen
     }
   }
