@@ -224,32 +224,27 @@ final class RunningEffect<State: Sendable, Action: Sendable>: Sendable {
   /// The effect's task: runs its operation with the dependencies it was started with, then tells
   /// the registry it has ended.
   ///
-  /// The task also binds this effect as the current ``EffectScope``, for
-  /// ``withTaskCancellation(id:cancelInFlight:fileID:line:operation:)``. It is a task-local of its
-  /// own rather than a field of the bound dependencies, read only by that function: those would have to be copied for each
-  /// effect, retaining the objects every effect of the Station shares, where this binding retains
-  /// the effect alone, and grows a waiting effect by 7 bytes instead of 70.
+  /// The task binds this effect and its `run`, whose dependencies are then in force, and which
+  /// ``withTaskCancellation(id:cancelInFlight:fileID:line:operation:)`` finds.
   ///
   /// Inlined into the task, like ``StateHandler/perform(_:pour:)``: each async frame costs room in
   /// the task's allocator, held for as long as the effect waits.
   @inline(__always)
   func main(_ run: EffectRun<Action>) async {
-    await CurrentEffect.$scope.withValue(self) {
-      await DependencyValues.bind(run.dependencies) {
-        guard !Task.isCancelled else { return }
-        let pour = Pour<Action> { action, cancelled in
-          await self.handler.receive(action, cancelled: cancelled, from: self)
-        }
-        if let executor = handler.executor {
-          let watched = WatchedTask(executor: executor, slot: slot)
-          await WatchedTask.$current.withValue(watched) {
-            executor.taskBegan(slot)
-            await handler.perform(run, pour: pour)
-            executor.taskEnded(effectEnded: true)
-          }
-        } else {
+    await DependencyValues.bind(effect: self, running: run) {
+      guard !Task.isCancelled else { return }
+      let pour = Pour<Action> { action, cancelled in
+        await self.handler.receive(action, cancelled: cancelled, from: self)
+      }
+      if let executor = handler.executor {
+        let watched = WatchedTask(executor: executor, slot: slot)
+        await WatchedTask.$current.withValue(watched) {
+          executor.taskBegan(slot)
           await handler.perform(run, pour: pour)
+          executor.taskEnded(effectEnded: true)
         }
+      } else {
+        await handler.perform(run, pour: pour)
       }
     }
     ended.store(true, ordering: .releasing)

@@ -16,6 +16,8 @@ private struct Lookup: Dripper {
     /// Waits without throwing, under an effect that is itself cancellable.
     case wait
     case cancelWaiting
+    /// Searches inside `withDependencies`, which binds values of its own in the effect's task.
+    case searchWithOverrides(String)
   }
   private enum LookupID: Hashable, Sendable { case search, wait, effect }
   @Dependency(\.clock) var clock
@@ -47,6 +49,18 @@ private struct Lookup: Dripper {
         .cancellable(id: LookupID.effect)
       case .cancelWaiting:
         return .cancel(id: LookupID.effect)
+      case .searchWithOverrides(let query):
+        return .run { pour in
+          let found = await withDependencies {
+            $0.clock = clock
+          } operation: {
+            try? await withTaskCancellation(id: LookupID.search) {
+              try await clock.sleep(for: .seconds(1))
+              return "found \(query)"
+            }
+          }
+          await pour(.record(found ?? "\(query) cancelled"))
+        }
       case .record(let text):
         state.log.append(text)
         return .none
@@ -131,6 +145,15 @@ private struct Lookup: Dripper {
     await station.receive(.rows(.element(id: 2, action: .record("found tea")))) {
       $0.rows[id: 2]?.log = ["found tea"]
     }
+    await station.finish()
+  }
+
+  @Test func insideWithDependenciesInAnEffectItIsStillAPartOfTheEffect() async {
+    let clock = TestClock()
+    let station = station(clock)
+    await station.pour(.searchWithOverrides("milk"))
+    await station.pour(.cancel)
+    await station.receive(.record("milk cancelled")) { $0.log = ["milk cancelled"] }
     await station.finish()
   }
 

@@ -19,7 +19,11 @@ public struct DependencyValues: Sendable {
 
   /// The values bound in the current task. Bind them with ``bind(_:_:)``, which makes sure a
   /// reduction's values on the thread do not hide them.
-  @usableFromInline @TaskLocal static var inTask = DependencyValues(context: .live)
+  static var inTask: DependencyValues { bound.values }
+
+  /// What the current task binds: values, or the `run` effect whose task it is, which holds its
+  /// values (see ``Bound``).
+  @TaskLocal static var bound = Bound(values: DependencyValues(context: .live), effect: nil)
 
   @usableFromInline var storage: Storage
   /// Whether the feature reading the values is presented: a field of its own, not an override,
@@ -108,19 +112,68 @@ public struct DependencyValues: Sendable {
   }
 
   /// Runs `body` with `values` in force, bound in the task, so that tasks it starts inherit them.
+  ///
+  /// It binds no effect: `body` cannot await a part of one, and this runs around reductions
+  /// (``Dripper/dependency(_:_:)``), where looking the effect up would cost each action.
   @usableFromInline
   static func bind<Result>(_ values: DependencyValues, _ body: () throws -> Result) rethrows -> Result {
-    try ReductionContext.hidingDependencies { try $inTask.withValue(values, operation: body) }
+    try ReductionContext.hidingDependencies {
+      try $bound.withValue(Bound(values: values, effect: nil), operation: body)
+    }
   }
 
-  /// Runs `body` with `values` in force, bound in the task.
+  /// Runs `body` with `values` in force, bound in the task. Inside an effect's task, the effect
+  /// stays the current one.
   ///
   /// No reduction's values can be set on the thread here: a reduction is synchronous, and this
   /// function is not.
   static func bind<Result: Sendable>(
     _ values: DependencyValues, _ body: () async throws -> Result
   ) async rethrows -> Result {
-    try await $inTask.withValue(values, operation: body)
+    try await $bound.withValue(Bound(values: values, effect: bound.effect), operation: body)
+  }
+
+  /// Runs `body` as the task of `effect`, with the values `run` holds in force.
+  ///
+  /// One binding of two references to objects of this effect alone: binding the values
+  /// themselves copies them, retaining the objects every effect of the Station shares, whose
+  /// counts then move between the cores running the Station and its effects.
+  static func bind<Result: Sendable>(
+    effect: any EffectScope, running run: any EffectDependencies, _ body: () async throws -> Result
+  ) async rethrows -> Result {
+    try await $bound.withValue(Bound(effect: effect, run: run), operation: body)
+  }
+
+  /// What a task binds: values, with the effect they are bound inside if any, or a `run` effect
+  /// and the payload holding the values it was made with.
+  ///
+  /// A struct, not an enum of the two: as an enum (a payload of values and an optional effect, or
+  /// of two existentials), a debug build with Swift 6.3.1 crashed when a synchronous bind's body
+  /// threw, calling through a function pointer read from garbage (`TestStationFailureTests`,
+  /// under AddressSanitizer too); not diagnosed further.
+  struct Bound: Sendable {
+    /// The values bound, or `nil` when ``run`` holds them.
+    private let bound: DependencyValues?
+    /// The `run` effect whose task this is, if any.
+    let effect: (any EffectScope)?
+    /// The effect's payload, whose values are in force when none are bound.
+    private let run: (any EffectDependencies)?
+
+    /// Values, bound inside `effect` if not `nil`.
+    init(values: DependencyValues, effect: (any EffectScope)?) {
+      (bound, self.effect, run) = (values, effect, nil)
+    }
+
+    /// A `run` effect and the payload holding its values.
+    init(effect: any EffectScope, run: any EffectDependencies) {
+      (bound, self.effect, self.run) = (nil, effect, run)
+    }
+
+    /// The values in force.
+    var values: DependencyValues {
+      if let bound { return bound }
+      return run?.dependencies ?? DependencyValues(context: .live)
+    }
   }
 
   /// Reports a diagnostic where the current task's dependencies send them.

@@ -32,19 +32,14 @@ public func withTaskCancellation<T: Sendable, Failure: Error>(
   fileID: StaticString = #fileID, line: UInt = #line,
   operation: @escaping @Sendable () async throws(Failure) -> T
 ) async throws(Failure) -> T {
-  guard let effect = CurrentEffect.scope else { return try await operation() }
+  guard let effect = DependencyValues.bound.effect else { return try await operation() }
   return try await effect.run(
     operation, id: id, cancelInFlight: cancelInFlight, origin: EffectOrigin(fileID: fileID, line: line)
   ).get()
 }
 
-/// The `run` effect the current task belongs to, bound by the effect's task (see
-/// `RunningEffect.main(_:)`).
-enum CurrentEffect {
-  @TaskLocal static var scope: (any EffectScope)?
-}
-
-/// A `run` effect, which can run a part of itself under a cancellation id.
+/// A `run` effect, which can run a part of itself under a cancellation id; its task binds it (see
+/// `DependencyValues.bind(effect:running:_:)`).
 protocol EffectScope: AnyObject, Sendable {
   /// Runs `operation` in a task of its own under `id`, a child of this effect, and returns how it
   /// ended. Once this effect has ended or is cancelled, runs `operation` in the calling task.
@@ -132,3 +127,10 @@ private final class OutcomeToken<Value: Sendable>: Sendable {
     outcome.finish(with: nil)
   }
 }
+
+/// A `run` effect's payload, which holds the dependencies its task runs with.
+protocol EffectDependencies: AnyObject, Sendable {
+  var dependencies: DependencyValues { get }
+}
+
+extension EffectRun: EffectDependencies {}
