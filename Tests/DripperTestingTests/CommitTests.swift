@@ -79,7 +79,7 @@ struct Tally: Equatable, Sendable {
 
 /// Records strings from any thread.
 final class Recorder: Sendable {
-  private let storage = Mutex<[String]>([])
+  private let storage = Lock<[String]>([])
   func append(_ value: String) { storage.withLock { $0.append(value) } }
   var values: [String] { storage.withLock { $0 } }
 }

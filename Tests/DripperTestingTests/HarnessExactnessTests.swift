@@ -92,7 +92,7 @@ struct Navigator: Dripper {
   @Test func aNonExhaustiveAssertionRunsOnceOnTheStateAfter() async {
     let station = navigator()
     station.exhaustivity = .off
-    let runs = Mutex<[Int]>([])
+    let runs = Lock<[Int]>([])
     await station.pour(.increase) { state in
       runs.withLock { $0.append(state.count) }
       #expect(state.count == 1)

@@ -6,7 +6,7 @@ import Testing
 /// Failures a `TestStation` reports, kept instead of recorded: for checks of what it reports when
 /// it goes away, which `withKnownIssue` cannot wrap.
 final class FailureLog: Sendable {
-  private let messages = Mutex<[String]>([])
+  private let messages = Lock<[String]>([])
 
   var reporter: FailureReporter {
     FailureReporter { message, _, _, _, _ in self.messages.withLock { $0.append(message) } }

@@ -58,7 +58,7 @@ struct Card: Dripper {
 
 /// A gate the test opens, for `Card.load`.
 final class LoadRelease: Sendable {
-  private let opened = Mutex<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+  private let opened = Lock<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
   func open() {
     let waiters = opened.withLock { state in

@@ -18,7 +18,7 @@ func withExpectedFailure(
   matching: (ExpectedFailure) -> Bool = { _ in true },
   sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) async {
-  let messages = Mutex<[String]>([])
+  let messages = Lock<[String]>([])
   let sink: @Sendable (String) -> Void = { message in messages.withLock { $0.append(message) } }
   await FailureReporter.$capture.withValue(sink) {
     do {
@@ -36,7 +36,7 @@ func withExpectedFailure(
   matching: (ExpectedFailure) -> Bool = { _ in true },
   sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) {
-  let messages = Mutex<[String]>([])
+  let messages = Lock<[String]>([])
   let sink: @Sendable (String) -> Void = { message in messages.withLock { $0.append(message) } }
   FailureReporter.$capture.withValue(sink) {
     do {
@@ -50,7 +50,7 @@ func withExpectedFailure(
 
 /// Runs `body` and returns what `showSkippedAssertions` showed in it, instead of printing it.
 func skippedAssertionsShown(_ body: () async -> Void) async -> [String] {
-  let shown = Mutex<[String]>([])
+  let shown = Lock<[String]>([])
   let sink: @Sendable (String) -> Void = { text in shown.withLock { $0.append(text) } }
   await FailureReporter.$shown.withValue(sink) { await body() }
   return shown.withLock { $0 }

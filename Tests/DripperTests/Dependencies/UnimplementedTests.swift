@@ -13,7 +13,7 @@ private struct Client: Sendable {
 
 @Suite struct UnimplementedTests {
   @Test func anUnimplementedEndpointReportsItsNameAndReturnsItsPlaceholder() async throws {
-    let reported = Mutex<[Diagnostic]>([])
+    let reported = Lock<[Diagnostic]>([])
     let values = DependencyValues.test { diagnostic in reported.withLock { $0.append(diagnostic) } }
     let client = Client(
       fetch: unimplemented("Client.fetch", placeholder: []),
@@ -37,7 +37,7 @@ private struct Client: Sendable {
   /// Issue 53: a key whose live value is declared in a module not linked reports it when run live,
   /// and serves its test value.
   @Test func aTestKeyWithoutALiveValueReportsItWhenRunLive() {
-    let reported = Mutex<[Diagnostic]>([])
+    let reported = Lock<[Diagnostic]>([])
     var values = DependencyValues()
     values.reporter = { diagnostic in reported.withLock { $0.append(diagnostic) } }
     let count = withDependencies {

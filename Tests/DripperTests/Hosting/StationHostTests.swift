@@ -101,7 +101,7 @@ private func memoryHost(
       let host = try memoryHost(clock: TestClock())
       let start = DispatchSemaphore(value: 0)
       let finished = DispatchGroup()
-      let tasks = Mutex<[PourTask]>([])
+      let tasks = Lock<[PourTask]>([])
       for _ in 0..<64 {
         finished.enter()
         Thread {

@@ -106,7 +106,7 @@ private func pourRun(_ station: StationOf<Ledger>, _ count: Int) async {
     }
     scratch.write(Array("4 - add".utf8), to: "journal", appending: true)
     let durable = Ledger.journal(at: scratch.path, durability: .everyAction, snapshotEvery: 100)
-    let diagnostics = Mutex<[String]>([])
+    let diagnostics = Lock<[String]>([])
     let station = try Station.recovering(from: durable, initialState: Ledger.State()) {
       Ledger()
     } withDependencies: {

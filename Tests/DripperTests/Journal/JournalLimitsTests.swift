@@ -36,7 +36,7 @@ private struct Notebook: Dripper {
 
 /// The diagnostics a Station reports, collected.
 private final class Reports: Sendable {
-  let messages = Mutex<[String]>([])
+  let messages = Lock<[String]>([])
   func take(_ diagnostic: Diagnostic) { messages.withLock { $0.append(diagnostic.message) } }
   var all: [String] { messages.withLock { $0 } }
 }
