@@ -9,9 +9,10 @@ extension CasePath {
   ///
   /// The case is told apart from others with the same payload type by its name, found the first
   /// time a value in it is extracted: `Mirror` names the case a value is in, and embedding the
-  /// payload back must land in the same case. An extraction reads a `Mirror` of the value, about 1.7 µs
-  /// (`dripper-bench --filter composition`: some 1,300 times a pattern match); on a path that reduces many actions a second, write the pattern match with
-  /// ``init(_:extract:)``, which costs a function call. A case without a payload takes
+  /// payload back must land in the same case. An extraction reads a `Mirror` of the value, about
+  /// 1.7 µs (`dripper-bench --filter composition`: some 1,300 times a pattern match); on a path
+  /// that reduces many actions a second, write the pattern match with ``init(_:extract:)``, which
+  /// costs a function call. A case without a payload takes
   /// `CasePath<Root, Void>`.
   public init(_ embed: @escaping @Sendable (Value) -> Root) {
     let name = CaseName()
@@ -22,9 +23,12 @@ extension CasePath {
         guard mirror.children.isEmpty, let nothing = () as? Value else { return nil }
         return "\(root)" == "\(embed(nothing))" ? nothing : nil
       }
-      guard let child = mirror.children.first, let label = child.label, let value = child.value as? Value
-      else { return nil }
-      if let known = name.value { return known == label ? value : nil }
+      guard let child = mirror.children.first, let label = child.label else { return nil }
+      let known = name.value
+      // Another case, once the case is known: no cast of its payload.
+      if let known, known != label { return nil }
+      guard let value = child.value as? Value else { return nil }
+      if known != nil { return value }
       guard Mirror(reflecting: embed(value)).children.first?.label == label else { return nil }
       name.value = label
       return value

@@ -18,6 +18,10 @@ private struct Lookup: Dripper {
     case cancelWaiting
     /// Searches inside `withDependencies`, which binds values of its own in the effect's task.
     case searchWithOverrides(String)
+    /// Searches, and pours nothing when cancelled.
+    case searchQuietly(String)
+    /// Searches under the id inside a part under the same id, both cancelling in-flight work.
+    case searchNested(String)
   }
   private enum LookupID: Hashable, Sendable { case search, wait, effect }
   @Dependency(\.clock) var clock
@@ -60,6 +64,24 @@ private struct Lookup: Dripper {
             }
           }
           await pour(.record(found ?? "\(query) cancelled"))
+        }
+      case .searchQuietly(let query):
+        return .run { pour in
+          let found = try await withTaskCancellation(id: LookupID.search) {
+            try await clock.sleep(for: .seconds(1))
+            return "found \(query)"
+          }
+          await pour(.record(found))
+        }
+      case .searchNested(let query):
+        return .run { pour in
+          let found = try await withTaskCancellation(id: LookupID.search, cancelInFlight: true) {
+            try await withTaskCancellation(id: LookupID.search, cancelInFlight: true) {
+              try await clock.sleep(for: .seconds(1))
+              return "found \(query)"
+            }
+          }
+          await pour(.record(found))
         }
       case .record(let text):
         state.log.append(text)
@@ -148,6 +170,32 @@ private struct Lookup: Dripper {
     await station.finish()
   }
 
+  /// A row removed by the reducer around its `forEach` cancels its parts with its effects: were the
+  /// part left asleep on the clock, `finish()` would wait for it.
+  @Test func aRemovedRowsPartIsCancelled() async {
+    let clock = TestClock()
+    let station = TestStation(initialState: Rows.State(rows: [Lookup.State(id: 1)])) {
+      Rows()
+    } withDependencies: {
+      $0.clock = clock
+    }
+    await station.pour(.rows(.element(id: 1, action: .searchQuietly("milk"))))
+    await station.pour(.remove(id: 1)) { $0.rows = [] }
+    await station.finish()
+  }
+
+  /// A part under an id inside a part under the same id, both with `cancelInFlight`, does not
+  /// cancel the part it runs in: as an effect made cancellable twice with one id (TCA's
+  /// `testDoubleCancelInFlight`), it is judged against what runs outside it.
+  @Test func aPartNestedUnderItsOwnIDDoesNotCancelItself() async {
+    let clock = TestClock()
+    let station = station(clock)
+    await station.pour(.searchNested("milk"))
+    await clock.advance(by: .seconds(1))
+    await station.receive(.record("found milk")) { $0.log = ["found milk"] }
+    await station.finish()
+  }
+
   @Test func insideWithDependenciesInAnEffectItIsStillAPartOfTheEffect() async {
     let clock = TestClock()
     let station = station(clock)
@@ -166,17 +214,22 @@ private struct Lookup: Dripper {
   }
 }
 
-/// Rows each running a ``Lookup``, to show that an operation's id is scoped to its row.
+/// Rows each running a ``Lookup``, to show that an operation's id is scoped to its row, and that a
+/// removed row's operations stop.
 private struct Rows: Dripper {
   struct State: Equatable, Sendable {
     var rows: IdentifiedArrayOf<Lookup.State>
   }
   enum Action: Equatable, Sendable {
     case rows(IdentifiedActionOf<Lookup>)
+    case remove(id: Int)
   }
 
   var body: some DripperOf<Self> {
-    EmptyDripper()
-      .forEach(\.rows, action: CasePath(Action.rows)) { Lookup() }
+    Drip { state, action in
+      if case .remove(let id) = action { state.rows.remove(id: id) }
+      return .none
+    }
+    .forEach(\.rows, action: CasePath(Action.rows)) { Lookup() }
   }
 }

@@ -169,10 +169,13 @@ public struct DependencyValues: Sendable {
       (bound, self.effect, self.run) = (nil, effect, run)
     }
 
-    /// The values in force.
+    /// The values in force: each initializer sets one of `bound` and `run`.
     var values: DependencyValues {
-      if let bound { return bound }
-      return run?.dependencies ?? DependencyValues(context: .live)
+      switch (bound, run) {
+      case (let bound?, _): bound
+      case (nil, let run?): run.dependencies
+      case (nil, nil): preconditionFailure("a binding holds values or an effect's run")
+      }
     }
   }
 

@@ -70,9 +70,9 @@ extension Dripper {
     fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column,
     @DripperBuilder<ChildState, ChildAction> then child: () -> Child
   ) -> some Dripper<State, Action> where ChildState == Child.State, ChildAction == Child.Action {
-    _IfCaseLetDripper(
-      parent: self, toChildState: CasePath(embedState), toChildAction: CasePath(embedAction), child: child(),
-      childID: nil, site: CallSite(fileID: fileID, line: line, column: column))
+    ifCaseLet(
+      CasePath(embedState), action: CasePath(embedAction), fileID: fileID, line: line, column: column,
+      then: child)
   }
 
   /// Runs a child feature with identifiable state while an enum-shaped state is in one case,
@@ -91,9 +91,9 @@ extension Dripper {
   where
     ChildState == Child.State, ChildAction == Child.Action, ChildState: Identifiable, ChildState.ID: Sendable
   {
-    _IfCaseLetDripper(
-      parent: self, toChildState: CasePath(embedState), toChildAction: CasePath(embedAction), child: child(),
-      childID: { AnySendableHashable($0.id) }, site: CallSite(fileID: fileID, line: line, column: column))
+    ifCaseLet(
+      CasePath(embedState), action: CasePath(embedAction), fileID: fileID, line: line, column: column,
+      then: child)
   }
 }
 

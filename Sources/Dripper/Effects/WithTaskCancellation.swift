@@ -82,6 +82,10 @@ extension RunningEffect: EffectScope {
 
 /// Where a part's result arrives: once, from the part's task, or `nil` when the part is dropped
 /// without running.
+///
+/// Not the host's `Promise`, whose waiter stops waiting when its task is cancelled: an effect
+/// cancelled while its part runs waits for the part's own ending, as TCA's does, so that the part
+/// never outlives the call and never runs twice.
 private final class Outcome<Value: Sendable>: Sendable {
   private let state = Lock<(value: Value??, waiter: CheckedContinuation<Value?, Never>?)>((nil, nil))
 
