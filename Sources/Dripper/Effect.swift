@@ -62,9 +62,9 @@ public struct Effect<Action: Sendable>: Sendable {
     indirect case throttled(EffectThrottle, Effect)
     /// Tells the Station something at once: a diagnostic to report, an event to emit.
     indirect case announce(EffectAnnouncement)
-    /// A reminder set or cancelled: taken out by a ``StationHost``'s key as it reduces, a
-    /// ``Diagnostic`` anywhere else (see ``Effect/remind(_:at:id:)``).
-    indirect case remind(EffectReminder<Action>)
+    /// A reminder set or cancelled, or a reply: taken out by a ``StationHost``'s key as it
+    /// reduces, a ``Diagnostic`` anywhere else (see ``Effect/remind(_:at:id:)``).
+    indirect case host(HostedEffect<Action>)
   }
 
   // MARK: - Creating effects
@@ -219,7 +219,7 @@ public struct Effect<Action: Sendable>: Sendable {
     case .throttled(let throttle, let effect):
       Effect<T>(.throttled(throttle, effect.rebuilt(sending: send, running: run)))
     case .announce(let announcement): Effect<T>(.announce(announcement))
-    case .remind(let reminder): Effect<T>(.remind(reminder.map(send)))
+    case .host(let effect): Effect<T>(.host(effect.map(send)))
     }
   }
 

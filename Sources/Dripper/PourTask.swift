@@ -19,11 +19,16 @@ protocol PourTaskHost: AnyObject, Sendable {
   func isCancelled(pour: PourNumber) -> Bool
   /// Where the pour's effects that have not ended were written, in the order they started.
   func pendingEffects(of pour: PourNumber) -> [String]
+  /// Why the pour was not kept, if it was not: its host's key failed.
+  func failure(of pour: PourNumber) -> HostError?
 }
 
 extension PourTaskHost {
   @usableFromInline
   func pendingEffects(of pour: PourNumber) -> [String] { [] }
+
+  @usableFromInline
+  func failure(of pour: PourNumber) -> HostError? { nil }
 }
 
 /// A handle on one pour: wait for it and everything it started, or cancel its effects.
@@ -79,6 +84,24 @@ public struct PourTask: Hashable, Sendable {
   /// keeps it from finishing (see <doc:EffectsAndCancellation>).
   public var pendingEffects: [String] {
     host.pendingEffects(of: number)
+  }
+
+  /// Why a pour into a ``StationHost``'s key was not kept: the host refused it (closed), or its
+  /// key's storage failed before its entry, or an entry its effects made, was durable. `nil` for a
+  /// pour that was kept, for one still on its way, and for a pour into a ``Station``.
+  ///
+  /// ```swift
+  /// let task = host.pour(.deposit(5), to: "alice")
+  /// await task.finish()
+  /// if let failure = task.failure { log.error("not kept: \(failure)") }
+  /// ```
+  ///
+  /// A key kept in a folder holds its effects until the entry of the action that started them is
+  /// synced, so `finish()` returns after that; a pour that started none is reduced by then, and
+  /// may still be on its way to the disk. ``StationHost/pour(_:to:id:)`` returns only once its
+  /// entry is durable.
+  public var failure: HostError? {
+    host.failure(of: number)
   }
 
   /// Whether two tasks refer to the same pour.

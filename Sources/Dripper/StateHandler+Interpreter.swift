@@ -93,8 +93,8 @@ extension StateHandler {
       report(diagnostic)
     case .announce(.event(let event)):
       events.emit(event)
-    case .remind(let reminder):
-      report(reminder.outsideAHost)
+    case .host(let effect):
+      report(effect.outsideAHost)
     }
   }
 

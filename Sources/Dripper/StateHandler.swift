@@ -46,6 +46,9 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
 
   /// Called once, when the Station is released.
   @usableFromInline let onEnd: (@Sendable () -> Void)?
+  /// For a host's key kept in a folder: what tells a pour's entries durable, or lost (see
+  /// ``PourTask/failure``).
+  @usableFromInline nonisolated let hostedPours: HostedPours?
 
   /// Keeps the fields above and those below at least 128 bytes apart.
   @usableFromInline let gap = ContentionGap()
@@ -108,6 +111,7 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
     dependencies.prepareSharing()
     self.boxedDependencies = DependencyBox(dependencies)
     self.onEnd = onEnd
+    self.hostedPours = HostedPours.of(dependencies)
     self.executor = Self.makeExecutor(for: dependencies)
     self.drainEntry = { (handler: isolated StateHandler) in handler.takeAndReduceBatch() }
     self.receiveEntry = { (handler: isolated StateHandler, action: Action, pour: PourNumber) in
@@ -268,6 +272,7 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
 
   @inlinable
   func reduceOne(_ action: Action, pour: PourNumber) {
+    boxedDependencies.reducingPour.store(pour, ordering: .relaxed)
     var effect = reducer(&currentState, action)
     if let audit { effect = audited(effect, with: audit) }
     if publishers.isActive { publishers.publish(currentState) }
@@ -397,14 +402,20 @@ extension StateHandler: PourTaskHost {
   /// A pour whose reduction started no effect has none and never will: its effects are the only
   /// way more could start under its number. So a pour numbered above the last one that started an
   /// effect needs no look at the registry, whatever else runs (a timer, a subscription).
+  ///
+  /// A host's key kept in a folder also waits for the pour's entries to be durable: always `true`.
   @usableFromInline
   func reduce(through number: PourNumber) -> Bool {
     drainMailbox()
-    return lastPourWithEffects >= number && effects.hasPoursWithEffects
+    return (lastPourWithEffects >= number && effects.hasPoursWithEffects) || hostedPours != nil
   }
 
   @usableFromInline
   nonisolated(nonsending) func waitForPour(_ pour: PourNumber) async {
+    if let hostedPours {
+      await effects.waitForPour(pour) { self.cancel(pour: pour) }
+      return await hostedPours.acknowledged(pour)
+    }
     // Parks at once. Yielding first, so that this thread might run the effect just started, made
     // the round trip slower (`dripper-bench --filter effects`: 7.3x a bare task with two yields,
     // 5.1-5.4x without, in one and two runs): each yield requeues this task behind a thread that
@@ -420,6 +431,11 @@ extension StateHandler: PourTaskHost {
   @usableFromInline
   nonisolated func isCancelled(pour: PourNumber) -> Bool {
     effects.isCancelled(pour: pour)
+  }
+
+  @usableFromInline
+  nonisolated func failure(of pour: PourNumber) -> HostError? {
+    hostedPours?.failure(pour)
   }
 
   @usableFromInline

@@ -14,6 +14,12 @@ public enum DistributedHostError: Error, Sendable, Hashable, Codable, CustomStri
   /// The caller speaks a later protocol version than this node (a node not yet upgraded): the call
   /// was not made.
   case unsupportedVersion(theirs: Int, ours: Int)
+  /// The request id was applied to the key before with another action: nothing was applied.
+  case requestMismatch(key: String, id: String)
+  /// The node's host is closed, or closing: it takes no more pours. Ask the key's next owner.
+  case closed
+  /// The node's host cannot use its own storage.
+  case unavailable(String)
 
   /// The error of a local host.
   public init(_ error: HostError) {
@@ -21,6 +27,9 @@ public enum DistributedHostError: Error, Sendable, Hashable, Codable, CustomStri
     case .storage(let key, let journal) where journal.isHeldByAnotherProcess: self = .heldElsewhere(key: key)
     case .storage(let key, let journal): self = .storage(key: key, journal)
     case .refused(let key, let reason): self = .refused(key: key, reason: reason)
+    case .requestMismatch(let key, let id): self = .requestMismatch(key: key, id: id)
+    case .closed: self = .closed
+    case .hostStorage(let reason): self = .unavailable(reason)
     }
   }
 
@@ -32,6 +41,10 @@ public enum DistributedHostError: Error, Sendable, Hashable, Codable, CustomStri
     case .refused(let key, let reason): "key \(key) refused: \(reason)"
     case .unsupportedVersion(let theirs, let ours):
       "a call of protocol version \(theirs) reached a node that speaks version \(ours) at most"
+    case .requestMismatch(let key, let id):
+      "key \(key): request \(id) was applied before with another action; a new request needs a new id"
+    case .closed: "the node's host is closed: it takes no more pours"
+    case .unavailable(let reason): "the node's host cannot use its storage: \(reason)"
     }
   }
 }

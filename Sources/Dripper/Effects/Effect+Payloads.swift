@@ -33,6 +33,20 @@ final class EffectRun<Action: Sendable>: Sendable {
       handler: mappedHandler,
       dependencies: dependencies, origin: origin)
   }
+
+  /// This work, started only once `gate` returns `true`: a key's effect held until the entry of
+  /// the action that started it is durable (see `KeyLog`). It ends at once, its `catch` not
+  /// called, when `gate` returns `false`.
+  func held(until gate: @escaping @Sendable () async -> Bool) -> EffectRun {
+    let operation = self.operation
+    return EffectRun(
+      priority: priority,
+      operation: { pour in
+        guard await gate() else { return }
+        try await operation(pour)
+      },
+      handler: handler, dependencies: dependencies, origin: origin)
+  }
 }
 
 /// Where an effect was written: shown when a test ends with the effect still running.

@@ -95,6 +95,17 @@ final class DeferredPour: PourTaskHost {
   }
 
   @usableFromInline
+  func failure(of pour: PourNumber) -> HostError? {
+    state.withLock { state in
+      switch state.target {
+      case .failed(let error): error
+      case .posted(let task): task.failure
+      case .waiting: nil
+      }
+    }
+  }
+
+  @usableFromInline
   func isCancelled(pour: PourNumber) -> Bool {
     state.withLock { state in
       if case .posted(let task) = state.target { return task.isCancelled }

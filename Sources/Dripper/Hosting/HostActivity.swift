@@ -1,9 +1,9 @@
 public import Synchronization
 
 #if canImport(FoundationEssentials)
-  import FoundationEssentials
+  public import FoundationEssentials
 #else
-  import Foundation
+  public import Foundation
 #endif
 
 /// What a host has under way: activations and passivations in flight, and when its timer sleeps
@@ -21,21 +21,44 @@ final class HostActivity: Sendable {
   /// When the host started, on its wall time: the origin of ``tick``.
   private let start: Date
   @usableFromInline let ticks = Atomic<Int64>(0)
+  /// The wall time, read at each use of a key instead of the coarse clock: on a test clock, whose
+  /// time moves only when a test advances it, so that a key idle for exactly its `idleAfter` is
+  /// passivated then. `nil` on a live clock.
+  @usableFromInline let exactNow: (@Sendable () -> Date)?
 
-  init(start: Date) {
+  init(start: Date, exactNow: (@Sendable () -> Date)?) {
     self.start = start
+    self.exactNow = exactNow
   }
 
-  /// The host's coarse clock: milliseconds from its start to its timer's last wake. One relaxed
-  /// load, which a pour can afford where a clock's reading would double its cost.
+  /// Whether uses are stamped with the exact time (see ``exactNow``).
+  var isExact: Bool { exactNow != nil }
+
+  /// The host's clock of uses, in milliseconds from its start: on a live clock, coarse, the time of
+  /// its timer's last wake, one relaxed load, which a pour can afford where a clock's reading would
+  /// double its cost; exact on a test clock.
   @inlinable
-  var tick: Int64 { ticks.load(ordering: .relaxed) }
+  var tick: Int64 {
+    if let exactNow { return tick(at: exactNow()) }
+    return ticks.load(ordering: .relaxed)
+  }
 
   /// Moves the coarse clock to `now`; returns it.
   func advanceTick(to now: Date) -> Int64 {
-    let tick = Int64((now.timeIntervalSince(start) * 1_000).rounded(.down))
-    ticks.max(tick, ordering: .relaxed)
+    ticks.max(tick(at: now), ordering: .relaxed)
     return ticks.load(ordering: .relaxed)
+  }
+
+  /// The clock's reading at `date`, exactly: milliseconds since the host started (to the nearest:
+  /// a wall time far from 1970 is a `Double` a little off whole milliseconds).
+  @usableFromInline
+  func tick(at date: Date) -> Int64 {
+    Int64((date.timeIntervalSince(start) * 1_000).rounded())
+  }
+
+  /// The wall time of reading `tick`.
+  func date(ofTick tick: Int64) -> Date {
+    start.addingTimeInterval(Double(tick) / 1_000)
   }
 
   func begin() { state.withLock { $0.inFlight += 1 } }

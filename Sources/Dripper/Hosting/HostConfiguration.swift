@@ -35,6 +35,11 @@ public struct HostStorage<State: Sendable, Action: Sendable>: Sendable {
   ///   - snapshotEvery: How many actions between a key's snapshots while it is resident.
   ///   - node: This host's name among the hosts that share the folder (the nodes of a cluster): it
   ///     names the host's list of reminders, which one process at a time may hold.
+  ///
+  /// The folder and its parents are made if missing. A key's own folder is made when it first
+  /// records an action: reading a key never written creates nothing. What a key acknowledges (a
+  /// receipt, a reply, a read, the start of an effect) waits for its entries to be durable: see
+  /// ``JournalDurability``. Replays are checked: see ``checkingReplays(every:onDivergence:)``.
   public static func folder(
     _ path: String, codec: JournalCodec<State, Action>, schema: JournalSchema<State, Action> = .initial,
     durability: JournalDurability = .everyAction, snapshotEvery: Int = 1_000, node: String = "local"
@@ -43,8 +48,42 @@ public struct HostStorage<State: Sendable, Action: Sendable>: Sendable {
       kind: .folder(
         FolderStorage(
           path: path, codec: codec, schema: schema, durability: durability, snapshotEvery: snapshotEvery,
-          node: node)))
+          node: node, digest: ReplayCheck(every: 100, policy: .fail))))
   }
+
+  /// This storage, with a digest of each key's state recorded every `every` actions and checked
+  /// when a key's journal is replayed, and what a replay that reaches another state does.
+  ///
+  /// ```swift
+  /// .folder("data/wallets", codec: .json).checkingReplays(every: 100, onDivergence: .fail)   // the default
+  /// ```
+  ///
+  /// A key's recovery reduces the actions recorded since its last snapshot with the feature now
+  /// deployed. If a deploy changed a rule those actions went through (a withdrawal limit), the
+  /// replay can reach another state than the one the key acknowledged: the digest says so, and
+  /// the key fails (``ReplayDivergencePolicy/fail``) or goes on with a ``Diagnostic``
+  /// (``ReplayDivergencePolicy/report``). The digest hashes the state's text as a test failure
+  /// shows it, sets and dictionaries sorted, so it is the same in every process; it is checked only
+  /// for entries recorded under the schema version now deployed (a deploy that declares a new
+  /// ``JournalSchema`` version says the change is meant). `every: 0` records none.
+  public func checkingReplays(every: Int, onDivergence policy: ReplayDivergencePolicy) -> Self {
+    guard case .folder(var folder) = kind else { return self }
+    folder.digest = ReplayCheck(every: max(0, every), policy: policy)
+    return Self(kind: .folder(folder))
+  }
+}
+
+/// What a ``StationHost`` does when a key's replay reaches another state than the one its journal
+/// recorded (see ``HostStorage/checkingReplays(every:onDivergence:)``).
+public enum ReplayDivergencePolicy: Sendable, Hashable {
+  /// The key fails: its pours fail with a ``HostError/storage(key:_:)`` that says so, and a
+  /// ``Diagnostic`` shows the entry and the difference; its files are left as they are. Run the
+  /// version that recorded them until it has snapshotted the key (``StationHost/close()``
+  /// snapshots every resident key), or choose ``report`` to accept the replay.
+  case fail
+  /// The key goes on with the state the replay reached, and a ``Diagnostic`` says where it
+  /// differed.
+  case report
 }
 
 /// A host's folder.
@@ -55,6 +94,30 @@ struct FolderStorage<State: Sendable, Action: Sendable>: Sendable {
   let durability: JournalDurability
   let snapshotEvery: Int
   let node: String
+  var digest: ReplayCheck
+}
+
+/// How a folder's replays are checked.
+struct ReplayCheck: Sendable {
+  /// Every how many actions a digest of the state is recorded; 0 for none.
+  let every: Int
+  let policy: ReplayDivergencePolicy
+
+  /// The digest of a hosted key's state: of the feature's state, as ``StateHash/dump`` hashes it.
+  func hash<State, Action>() -> StateHash<HostedState<State, Action>>? {
+    guard every > 0 else { return nil }
+    let dump = StateHash<State>.dump
+    return StateHash { dump($0.value) }
+  }
+
+  /// The key's failure, if the policy fails it for `divergence`.
+  func refusal(of divergence: ReplayDivergence, in path: String) -> JournalError? {
+    guard policy == .fail else { return nil }
+    return JournalError(
+      "\(path): the replay of entry \(divergence.sequence) (\(divergence.action)) reached another state than "
+        + "the one recorded: the feature deployed reduces it otherwise. The key is left as it is; run the "
+        + "version that recorded it, or accept the replay with checkingReplays(onDivergence: .report)")
+  }
 }
 
 /// When a ``StationHost`` passivates its keys, on which clock, and how often it retries a key
@@ -67,10 +130,14 @@ struct FolderStorage<State: Sendable, Action: Sendable>: Sendable {
 public struct HostLifetime: Sendable {
   /// How long a key stays resident with nothing to do (no action waiting, no effect running, no
   /// observer) before it is passivated; `nil` keeps idle keys until the cap needs room.
+  ///
+  /// On a ``TestClock`` (``HostTime/controlled(by:startingAt:)``) a key is passivated at its
+  /// deadline exactly. On another clock, a key's last use is read from the host's coarse clock,
+  /// which its timer moves, and the key goes between `idleAfter` and a quarter more after it.
   public var idleAfter: Duration?
   /// How many keys may be resident before the least recently used idle ones are passivated to make
   /// room for another. A key that is never idle is never passivated: past the cap, busy keys stay,
-  /// and go as soon as they are idle.
+  /// and go as soon as they are idle (the host waits for their effects to end).
   public var maximumResident: Int
   /// The clock passivation and reminders are measured on, and the wall time reminders are set in.
   public var time: HostTime
@@ -150,7 +217,8 @@ public struct HostCounts: Sendable, Hashable, Codable, CustomStringConvertible {
   public var recoveries = 0
   /// Stations closed.
   public var passivations = 0
-  /// Of those, the ones closed to keep the residents under the cap.
+  /// Of those, the ones closed to keep the residents under the cap: never more than
+  /// ``passivations``, since a key is counted once it is closed.
   public var evictions = 0
   /// Keys with a reminder waiting.
   public var remindersPending = 0
@@ -220,16 +288,51 @@ public struct StationHostObserver<Key: StationKey>: Sendable {
 /// a caller.
 public enum HostError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
   /// The key's storage could not be read or written: it is corrupt, the disk is full, another
-  /// process holds it. Nothing of it was changed.
+  /// process holds it. What it did not acknowledge was not kept; the key is read again from disk
+  /// after ``HostLifetime/retryFailedAfter``.
   case storage(key: String, JournalError)
-  /// The host refused the key: it is closed, or the key's text is not one it can store.
+  /// The host refused the key: the key's text is not one it can store, or the request's wait was
+  /// given up.
   case refused(key: String, reason: String)
+  /// The request id was applied to the key before with another action: a client reused an
+  /// idempotency key for another request (what a payment API answers with a 422). Nothing was
+  /// applied.
+  case requestMismatch(key: String, id: String)
+  /// The host is closed, or closing: it takes no more pours.
+  case closed
+  /// The host's own storage cannot be used: its folder cannot be made or read, or another process
+  /// holds its reminders.
+  case hostStorage(String)
 
-  /// The explanation, naming the key.
+  /// The explanation: of the key, or of the host.
   public var description: String {
     switch self {
     case .storage(let key, let error): "key \(key): \(error)"
     case .refused(let key, let reason): "key \(key) refused: \(reason)"
+    case .requestMismatch(let key, let id):
+      "key \(key): request \(id) was applied before with another action; a new request needs a new id"
+    case .closed: "the host is closed: it takes no more pours"
+    case .hostStorage(let reason): "the host's storage: \(reason)"
     }
   }
+}
+
+/// What tells a pour into a key kept in a folder that its storage lost it (see
+/// ``PourTask/failure``): a dependency of the key's Station.
+@usableFromInline
+struct HostedPours: Sendable {
+  let failure: @Sendable (UInt64) -> HostError?
+  /// Returns once the pour's entries are durable, as its key's storage promises.
+  let acknowledged: @Sendable (UInt64) async -> Void
+
+  /// The Station's, if it is a host's key kept in a folder.
+  @usableFromInline
+  static func of(_ values: DependencyValues) -> HostedPours? {
+    values[HostedPoursKey.self]
+  }
+}
+
+enum HostedPoursKey: DependencyKey {
+  static var liveValue: HostedPours? { nil }
+  static var testValue: HostedPours? { nil }
 }

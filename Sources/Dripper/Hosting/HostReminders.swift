@@ -37,6 +37,8 @@ final class HostReminders<Key: StationKey>: Sendable {
   private let index: DurableValue<ReminderIndex>?
   /// Called when a deadline earlier than the timer's comes: the host's timer waits again.
   let wake = Lock<(@Sendable () -> Void)?>(nil)
+  /// Called when the keys waiting, or the reminders fired, change: the host's counts.
+  let countsChanged = Lock<(@Sendable () -> Void)?>(nil)
 
   init(index: DurableValue<ReminderIndex>?) {
     self.index = index
@@ -54,17 +56,18 @@ final class HostReminders<Key: StationKey>: Sendable {
 
   /// A key's reminders changed as it reduced: `date` is its earliest deadline, or `nil`.
   func changed(_ key: Key, _ date: Date?) {
-    let wakes = state.withLock { state -> Bool in
+    let (wakes, counted) = state.withLock { state -> (Bool, Bool) in
       guard let date else {
-        state.earliest[key] = nil
-        return false
+        return (false, state.earliest.removeValue(forKey: key) != nil)
       }
-      state.earliest[key] = date
+      guard state.earliest[key] != date else { return (false, false) }
+      let counted = state.earliest.updateValue(date, forKey: key) == nil
       let isFirst = state.heap.min.map { date < $0.date } ?? true
       state.heap.insert(Due(date: date, order: state.order, key: key))
       state.order += 1
-      return isFirst
+      return (isFirst, counted)
     }
+    if counted { countsChanged.withLock { $0 }?() }
     if let date, let index {
       let text = key.stationKeyText
       if let hint = index.value[text], hint <= date.timeIntervalSince1970 {
@@ -92,7 +95,7 @@ final class HostReminders<Key: StationKey>: Sendable {
   /// The keys whose earliest deadline is due at `now`, each once; they are forgotten until their
   /// states say again what they wait for.
   func takeDue(at now: Date) -> [Key] {
-    state.withLock { state in
+    let keys = state.withLock { state in
       var keys: [Key] = []
       while let first = state.heap.min, first.date <= now {
         _ = state.heap.removeMin()
@@ -100,9 +103,17 @@ final class HostReminders<Key: StationKey>: Sendable {
         state.earliest[first.key] = nil
         keys.append(first.key)
       }
-      state.fired += keys.count
       return keys
     }
+    if !keys.isEmpty { countsChanged.withLock { $0 }?() }
+    return keys
+  }
+
+  /// A key poured `count` reminders that fell due.
+  func fired(_ count: Int) {
+    guard count > 0 else { return }
+    state.withLock { $0.fired += count }
+    countsChanged.withLock { $0 }?()
   }
 
   /// A key whose reminders could not be poured (its storage failed): tried again at `date`.
@@ -118,7 +129,7 @@ final class HostReminders<Key: StationKey>: Sendable {
     }
   }
 
-  /// Keys with a reminder waiting, and the keys woken so far.
+  /// Keys with a reminder waiting, and the reminders poured so far.
   var counts: (pending: Int, fired: Int) {
     state.withLock { state in (state.earliest.count, state.fired) }
   }

@@ -25,7 +25,7 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
     /// Live, at `node` in the list of residents.
     case resident(Resident, node: Int)
     case activating(buffer: [Pending])
-    case passivating(Resident, buffer: [Pending])
+    case passivating(Resident, buffer: [Pending], evicted: Bool)
     case passive(Stored)
     case failed(JournalError, retryAt: Int64)
   }
@@ -42,6 +42,14 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
     case activate(stored: Stored?, evicting: [(key: Key, resident: Resident)])
     /// The key's storage failed: fail the pour with the error.
     case fail(JournalError)
+  }
+
+  /// A failed key's slot: its error, and when it is read again (on the host's clock, in
+  /// milliseconds).
+  @usableFromInline
+  struct Failure {
+    @usableFromInline var error: JournalError
+    @usableFromInline var retryAt: Int64
   }
 
   /// A node of the list of residents, most recently used first, linked by index.
@@ -113,7 +121,12 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
   /// `now` is the host's coarse clock, in milliseconds: the time of its timer's last wake, read
   /// with one atomic load where a clock's reading would cost more than the rest of a pour. It is
   /// behind by up to a sweep's interval, which passivation allows for (see ``sweep(at:idleAfter:isIdle:)``).
-  mutating func use(_ key: Key, at now: Int64, isIdle: (Resident) -> Bool) -> PourDecision {
+  ///
+  /// A failed key is retried at its time exactly: `preciseNow` reads the clock, which only a failed
+  /// key's use does.
+  mutating func use(
+    _ key: Key, at now: Int64, preciseNow: () -> Int64, isIdle: (Resident) -> Bool
+  ) -> PourDecision {
     switch slots[key] {
     case .resident(let resident, let node)?:
       touch(node, at: now)
@@ -121,7 +134,7 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
     case .activating?, .passivating?:
       return .buffer
     case .failed(let error, let retryAt)?:
-      if now < retryAt { return .fail(error) }
+      if preciseNow() < retryAt { return .fail(error) }
       counts.failed -= 1
       return startActivation(of: key, stored: nil, isIdle: isIdle)
     case .passive(let stored)?:
@@ -138,9 +151,9 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
     case .activating(var buffer)?:
       buffer.append(pending)
       slots[key] = .activating(buffer: buffer)
-    case .passivating(let resident, var buffer)?:
+    case .passivating(let resident, var buffer, let evicted)?:
       buffer.append(pending)
-      slots[key] = .passivating(resident, buffer: buffer)
+      slots[key] = .passivating(resident, buffer: buffer, evicted: evicted)
     default:
       preconditionFailure("a pour was buffered for a key that is neither activating nor passivating")
     }
@@ -156,8 +169,8 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
 
   /// The least recently used idle residents to passivate so that no more than
   /// ``maximumResident`` are resident or activating, now marked passivating. Busy ones stay: the
-  /// cap is exceeded until they are idle.
-  private mutating func evictions(isIdle: (Resident) -> Bool) -> [(key: Key, resident: Resident)] {
+  /// cap is exceeded until they are idle, when the host asks again.
+  mutating func evictions(isIdle: (Resident) -> Bool) -> [(key: Key, resident: Resident)] {
     var excess = counts.resident + counts.activating - maximumResident
     guard excess > 0 else { return [] }
     var victims: [(key: Key, resident: Resident)] = []
@@ -168,8 +181,7 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
       guard node.pins == 0, case .resident(let resident, _)? = slots[node.key], isIdle(resident) else {
         continue
       }
-      beginPassivation(of: node.key, resident)
-      counts.evictions += 1
+      beginPassivation(of: node.key, resident, evicted: true)
       victims.append((node.key, resident))
       excess -= 1
     }
@@ -187,6 +199,22 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
     counts.resident += 1
     counts.activations += 1
     return buffer
+  }
+
+  /// The residents above the cap that are busy, least recently used first: those the host waits
+  /// on, to passivate them as soon as they are idle.
+  func busyAboveCap(isIdle: (Resident) -> Bool) -> [(key: Key, resident: Resident)] {
+    var excess = counts.resident + counts.activating - maximumResident
+    var busy: [(key: Key, resident: Resident)] = []
+    var index = tail
+    while excess > 0, index >= 0 {
+      let node = nodes[index]
+      index = node.previous
+      guard case .resident(let resident, _)? = slots[node.key] else { continue }
+      if node.pins > 0 || !isIdle(resident) { busy.append((node.key, resident)) }
+      excess -= 1
+    }
+    return busy
   }
 
   /// The key's storage could not be read: it fails pours until `retryAt`. Returns the pours that
@@ -217,28 +245,35 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
       let next = nodes[index].next
       if nodes[index].pins == 0, case .resident(let resident, _)? = slots[key], isIdle(resident) {
         if now - nodes[index].lastUsed >= idleAfter {
-          beginPassivation(of: key, resident)
+          beginPassivation(of: key, resident, evicted: false)
           idle.append((key, resident))
         }
       } else {
-        nodes[index].lastUsed = max(nodes[index].lastUsed, now)
+        // Busy: used now, the most recently, so that the list stays in the order of use.
+        touch(index, at: max(nodes[index].lastUsed, now))
       }
       index = next
     }
     return idle
   }
 
+  /// When the least recently used resident has been idle for `idleAfter`, if it is idle then: the
+  /// next sweep that may passivate a key.
+  func nextIdleDeadline(idleAfter: Int64) -> Int64? {
+    tail >= 0 ? nodes[tail].lastUsed + idleAfter : nil
+  }
+
   /// Passivates `key` now if it is resident (a host closing, a caller's request): marks it
   /// passivating and returns its Station.
   mutating func passivate(_ key: Key) -> Resident? {
     guard case .resident(let resident, _)? = slots[key] else { return nil }
-    beginPassivation(of: key, resident)
+    beginPassivation(of: key, resident, evicted: false)
     return resident
   }
 
-  mutating func beginPassivation(of key: Key, _ resident: Resident) {
+  mutating func beginPassivation(of key: Key, _ resident: Resident, evicted: Bool) {
     unlink(key)
-    slots[key] = .passivating(resident, buffer: [])
+    slots[key] = .passivating(resident, buffer: [], evicted: evicted)
     counts.resident -= 1
     counts.passivating += 1
   }
@@ -247,7 +282,7 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
   /// most recently used, and the pours that waited are returned, to post in order before
   /// releasing the lock.
   mutating func cancelPassivation(_ key: Key, at now: Int64) -> [Pending] {
-    guard case .passivating(let resident, let buffer)? = slots[key] else { return [] }
+    guard case .passivating(let resident, let buffer, _)? = slots[key] else { return [] }
     slots[key] = .resident(resident, node: link(key, resident, at: now))
     counts.passivating -= 1
     counts.resident += 1
@@ -258,7 +293,7 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
   /// resident again, and the pours that waited are returned, to post in order before releasing
   /// the lock.
   mutating func mayClose(_ key: Key, at now: Int64) -> (close: Bool, buffer: [Pending]) {
-    guard case .passivating(let resident, let buffer)? = slots[key] else { return (false, []) }
+    guard case .passivating(let resident, let buffer, _)? = slots[key] else { return (false, []) }
     if buffer.isEmpty { return (true, []) }
     slots[key] = .resident(resident, node: link(key, resident, at: now))
     counts.passivating -= 1
@@ -271,9 +306,10 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
   /// some, the key is activating again, and the host makes its Station anew from `stored` or
   /// storage.
   mutating func closed(_ key: Key, stored: Stored?) -> [Pending]? {
-    guard case .passivating(_, let buffer)? = slots[key] else { return nil }
+    guard case .passivating(_, let buffer, let evicted)? = slots[key] else { return nil }
     counts.passivating -= 1
     counts.passivations += 1
+    if evicted { counts.evictions += 1 }
     guard buffer.isEmpty else {
       slots[key] = .activating(buffer: buffer)
       counts.activating += 1
@@ -286,6 +322,29 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
       slots[key] = nil
     }
     return nil
+  }
+
+  /// The storage of `key`'s live Station, the one `isIt` recognizes, failed: the key fails its
+  /// pours until `retryAt`, and its Station is dropped. Returns whether the key was that
+  /// Station's, resident or passivating, and the pours that waited for it, to fail.
+  mutating func failLive(
+    _ key: Key, _ error: JournalError, retryAt: Int64, isIt: (Resident) -> Bool
+  ) -> (failed: Bool, waiting: [Pending]) {
+    switch slots[key] {
+    case .resident(let resident, _)? where isIt(resident):
+      unlink(key)
+      counts.resident -= 1
+      slots[key] = .failed(error, retryAt: retryAt)
+      counts.failed += 1
+      return (true, [])
+    case .passivating(let resident, let buffer, _)? where isIt(resident):
+      counts.passivating -= 1
+      slots[key] = .failed(error, retryAt: retryAt)
+      counts.failed += 1
+      return (true, buffer)
+    default:
+      return (false, [])
+    }
   }
 
   // MARK: - Pins
@@ -302,7 +361,7 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
   mutating func unpin(_ key: Key, at now: Int64) {
     guard let index = nodeOfKey[key], nodes[index].pins > 0 else { return }
     nodes[index].pins -= 1
-    nodes[index].lastUsed = max(nodes[index].lastUsed, now)
+    touch(index, at: max(nodes[index].lastUsed, now))
   }
 
   // MARK: - Reading

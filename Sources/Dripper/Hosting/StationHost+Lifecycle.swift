@@ -1,24 +1,28 @@
-import Dispatch
-
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
   import Foundation
 #endif
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 // MARK: - Activation
 
 extension StationHost {
   /// Makes the Station of `key`, which the table marked activating: at once from `stored` or the
-  /// initial state in memory; on a thread that may block, from its folder, for a folder.
+  /// initial state in memory; on a storage thread, from its folder, for a folder.
   func activate(_ key: Key, from stored: Hosted.State?) {
     switch storage {
     case .memory:
-      let state = stored ?? HostedState(value: initialState(key), requestWindow: requestWindow)
-      activated(key, Resident(station: stations.make(self, key, state), journal: nil), recovered: false)
+      let state = stored ?? Hosted.State(value: initialState(key), requests: requests)
+      activated(key, Resident(station: stations.make(self, key, state, nil), log: nil), recovered: false)
     case .folder(let folder):
       activity.begin()
-      DispatchQueue.global().async { [self] in
+      StorageThreads.shared.run { [self] in
         defer { activity.end() }
         switch recover(key, from: folder) {
         case .success(let (resident, recovered)): activated(key, resident, recovered: recovered)
@@ -28,65 +32,154 @@ extension StationHost {
     }
   }
 
-  /// The feature of `key`, telling the host of its reminders.
+  /// The feature of `key`, telling the host of its reminders, recording with `recorder` for a key
+  /// kept in a folder; or, `replaying`, as its journal is read, telling nothing.
   @usableFromInline
-  func hostedFeature(of key: Key) -> Hosted {
+  func hostedFeature(of key: Key, recorder: HostedRecorder<State, Action>?, replaying: Bool = false) -> Hosted
+  {
+    guard !replaying else {
+      return HostedFeature(base: makeFeature(key), remindersChanged: nil, remindersFired: nil)
+    }
     let reminders = self.reminders
-    return HostedFeature(base: makeFeature(key)) { date in reminders.changed(key, date) }
+    return HostedFeature(
+      base: makeFeature(key), remindersChanged: { date in reminders.changed(key, date) },
+      remindersFired: { count in reminders.fired(count) }, recorder: recorder)
   }
 
-  /// A key's dependencies: the user's, and its diagnostics sent to the observer.
+  /// A key's dependencies: the user's, its diagnostics sent to the observer, and, for a key kept
+  /// in a folder, what tells its pours' failures.
   @usableFromInline
-  func prepare(_ values: inout DependencyValues, for key: Key) {
+  func prepare(_ values: inout DependencyValues, for key: Key, log: KeyLog?) {
     prepareDependencies(key, &values)
     if let report = observer.diagnostic {
       values.reporter = { diagnostic in report(key, diagnostic) }
     }
-  }
-
-  /// Recovers `key` from its folder: its Station, and whether the folder held a history.
-  private func recover(_ key: Key, from folder: FolderStorage<State, Action>) -> Result<
-    (Resident, Bool), JournalError
-  > {
-    let text = key.stationKeyText
-    let (path, hashed) = KeyFolder.path(of: text, in: folder.path)
-    if let error = KeyFolder.make(path, under: folder.path) { return .failure(error) }
-    if hashed, let error = KeyFolder.claim(path, for: text) { return .failure(error) }
-    let journal = KeyJournal(
-      directory: path, durability: folder.durability, snapshotEvery: folder.snapshotEvery, hashing: nil,
-      codec: hostedCodec!, schema: hostedSchema!, limits: .standard)
-    do {
-      let station = try stations.recover(
-        self, key, journal, HostedState(value: initialState(key), requestWindow: requestWindow))
-      let recovered = (journal.recovery?.lastSequence ?? 0) > 0 || journal.recovery?.snapshotSequence != nil
-      return .success((Resident(station: station, journal: journal), recovered))
-    } catch {
-      return .failure(error)
+    if let log {
+      let text = key.stationKeyText
+      values[HostedPoursKey.self] = HostedPours(
+        failure: { pour in log.failure(of: pour).map { HostError.storage(key: text, $0) } },
+        acknowledged: { pour in await log.acknowledged(pour: pour) })
     }
   }
 
-  /// The key's Station is live: the pours that waited are posted, in order, before anyone else's.
+  /// Recovers `key` from its folder: its Station, and whether the folder held a history. A key
+  /// with no folder gets its initial state and a log that makes its folder when it first records:
+  /// a read creates nothing on disk.
+  private func recover(_ key: Key, from folder: FolderStorage<State, Action>) -> Result<
+    (Resident, Bool), JournalError
+  > {
+    let text = KeyFolder.canonical(key.stationKeyText)
+    let (path, hashed) = KeyFolder.path(of: text, in: folder.path)
+    let digest: StateHash<Hosted.State>? = folder.digest.hash()
+    let journal = KeyJournal(
+      directory: path, durability: .everyAction, snapshotEvery: .max, hashing: digest,
+      codec: hostedCodec!, schema: hostedSchema!, limits: .standard)
+    let initial = Hosted.State(value: initialState(key), requests: requests)
+    switch HostFolder.locate(key.stationKeyText, at: path, hashed: hashed, in: folder.path) {
+    case .failure(let error):
+      return .failure(error)
+    case .success(false):
+      let log = KeyLog(
+        sequence: 0, file: nil,
+        open: { HostFolder.create(text, at: path, hashed: hashed, under: folder.path, journal: journal) },
+        durability: folder.durability)
+      return .success((resident(key, initial, log: log, journal: journal, folder: folder), false))
+    case .success(true):
+      if hashed, let error = KeyFolder.claim(path, for: text) { return .failure(error) }
+      let state: Hosted.State
+      let recovered: Journal
+      do {
+        (state, recovered) = try stations.replay(self, key, journal, initial)
+      } catch {
+        return .failure(error)
+      }
+      if let divergence = journal.recovery?.divergence,
+        let refusal = folder.digest.refusal(of: divergence, in: path)
+      {
+        recovered.file?.shutDown(waiting: true)
+        return .failure(refusal)
+      }
+      let log = KeyLog(
+        sequence: state.sequence, file: recovered.file, open: nil, durability: folder.durability)
+      let station = resident(key, state, log: log, journal: journal, folder: folder)
+      journal.reportRecovery(to: station.station)
+      let history = state.sequence > 0 || journal.recovery?.snapshotSequence != nil
+      return .success((station, history))
+    }
+  }
+
+  /// The Station of a key kept in a folder, recording to `log`.
+  private func resident(
+    _ key: Key, _ state: Hosted.State, log: KeyLog, journal: KeyJournal, folder: FolderStorage<State, Action>
+  ) -> Resident {
+    let recorder = HostedRecorder<State, Action>(
+      log: log, encode: folder.codec.encodeAction,
+      snapshot: { state, sequence in journal.snapshot(of: state, at: sequence) },
+      snapshotEvery: UInt64(max(1, folder.snapshotEvery)), digest: folder.digest.hash(),
+      digestEvery: UInt64(max(1, folder.digest.every)), actionBytes: JournalLimits.standard.actionBytes)
+    let station = stations.make(self, key, state, recorder)
+    let resident = Resident(station: station, log: log, journal: journal)
+    log.onFailure { [weak self, weak station] error in
+      guard let self, let station else { return }
+      self.storageFailed(key, error, station: station)
+    }
+    return resident
+  }
+
+  /// The key's Station is live: the pours that waited are posted, in order, before anyone else's,
+  /// and its reminders are known to the host's timer.
   func activated(_ key: Key, _ resident: Resident, recovered: Bool) {
     let handed = table.withLock { table in
       Self.post(table.activated(key, resident, at: activity.tick), to: resident, of: key, in: &table)
     }
-    handed.deliver(resident.station)
+    handed.deliver(resident)
     if recovered { recoveries.add(1, ordering: .relaxed) }
+    Task { [reminders] in
+      // What the key's state says it waits for, which a hint may not: a reminder moved later, or
+      // recovered from a snapshot.
+      if let earliest = await resident.station.state.reminders.earliest { reminders.changed(key, earliest) }
+    }
     observer.activated?(key)
     reportCounts()
   }
 
   /// The key's storage failed: its waiting pours fail, and so do the next until the retry.
   func activationFailed(_ key: Key, _ error: JournalError) {
-    let retryAt = activity.tick + Int64(lifetime.retryFailedAfter.seconds * 1_000)
-    let waiting = table.withLock { $0.activationFailed(key, error, retryAt: retryAt) }
+    let waiting = table.withLock { $0.activationFailed(key, error, retryAt: retryTick()) }
+    failWaiting(waiting, key: key, error)
+    keyFailed(key, error)
+  }
+
+  /// The storage of a live key failed as it wrote: the key fails, its Station is dropped (never
+  /// left running ahead of its journal), and it is read again from disk after the retry delay.
+  func storageFailed(_ key: Key, _ error: JournalError, station: KeyStation) {
+    let (failed, waiting) = table.withLock { table in
+      table.failLive(key, error, retryAt: retryTick()) { $0.station === station }
+    }
+    guard failed else { return }
+    station.cancelEffects()
+    failWaiting(waiting, key: key, error)
+    keyFailed(key, error)
+  }
+
+  /// When a key that fails now is read again, on the host's clock.
+  private func retryTick() -> Int64 {
+    activity.tick(at: lifetime.time.now()) + Int64(lifetime.retryFailedAfter.seconds * 1_000)
+  }
+
+  private func failWaiting(_ waiting: [Waiting], key: Key, _ error: JournalError) {
     let failure = HostError.storage(key: key.stationKeyText, error)
     for waiting in waiting {
       switch waiting {
-      case .pour(_, let deferred): deferred.failed(failure)
+      case .pour(let action, let deferred):
+        if case .request(let request) = action { request.ticket?.answer(.failed(error)) }
+        deferred.failed(failure)
       case .use(let promise, _): promise.fulfill(.failure(failure))
       }
     }
+  }
+
+  private func keyFailed(_ key: Key, _ error: JournalError) {
     observer.failed?(key, error)
     report(
       Diagnostic(
@@ -145,31 +238,35 @@ extension StationHost {
       let handed = table.withLock { table in
         Self.post(table.cancelPassivation(key, at: activity.tick), to: resident, of: key, in: &table)
       }
-      return handed.deliver(station)
+      return handed.deliver(resident)
     }
     let (close, handed) = table.withLock { table in
       let (close, buffer) = table.mayClose(key, at: activity.tick)
       return (close, Self.post(buffer, to: resident, of: key, in: &table))
     }
-    guard close else { return handed.deliver(station) }
+    guard close else { return handed.deliver(resident) }
     let state = await station.state
     var stored: Hosted.State?
-    switch storage {
-    case .memory:
-      stored = state
-    case .folder:
-      if let journal = resident.journal {
-        let error = await withCheckedContinuation { continuation in
-          DispatchQueue.global().async { continuation.resume(returning: journal.snapshotAndClose(state)) }
-        }
-        if let error { report(Diagnostic(.other, "key \(key.stationKeyText) passivated: \(error)"), of: key) }
+    if let log = resident.log, let journal = resident.journal {
+      // A key never written has nothing on disk, and keeps it so.
+      let snapshot: KeyLog.SnapshotWrite? =
+        log.hasJournal && state.sequence > 0
+        ? { @Sendable in journal.snapshot(of: state, at: state.sequence) } : nil
+      let error = await withCheckedContinuation { continuation in
+        StorageThreads.shared.run { continuation.resume(returning: log.close(snapshot: snapshot)) }
       }
-      reminders.passivated(key, earliest: state.earliestReminder)
+      if let error {
+        report(Diagnostic(.other, "key \(key.stationKeyText) passivated: \(error)"), of: key)
+      }
+      reminders.passivated(key, earliest: state.reminders.earliest)
+    } else {
+      stored = state
     }
     let again = table.withLock { $0.closed(key, stored: stored) }
     observer.passivated?(key, reason)
     reportCounts()
     if again != nil { activate(key, from: stored) }
+    trimToCap()
   }
 
   /// Posts the pours that waited to a key's Station, under the host's lock, in the same section
@@ -194,16 +291,34 @@ extension StationHost {
   /// reads, after the lock.
   struct Handed {
     var posted: [(DeferredPour, PourTask)] = []
-    var uses: [Promise<Result<KeyStation, HostError>>] = []
+    var uses: [Promise<Result<Resident, HostError>>] = []
 
-    func deliver(_ station: KeyStation) {
+    func deliver(_ resident: Resident) {
       for (deferred, task) in posted { deferred.posted(task) }
-      for promise in uses { promise.fulfill(.success(station)) }
+      for promise in uses { promise.fulfill(.success(resident)) }
     }
   }
 
-  /// Passivates every key and stops the timer; pours after it are refused. Returns once every key
-  /// is closed: a key kept in a folder has its snapshot written and its journal closed.
+  /// Passivates, as soon as they are idle, the keys kept above the cap while they were busy.
+  func trimToCap() {
+    let (victims, busy) = table.withLock { table in
+      (table.evictions(isIdle: Self.isIdle), table.busyAboveCap(isIdle: Self.isIdle))
+    }
+    passivate(victims, reason: .evicted)
+    for (key, resident) in busy {
+      guard awaitedIdle.withLock({ $0.insert(key).inserted }) else { continue }
+      spawn { [self] in
+        await resident.station.reducePending()
+        await resident.station.waitForEffectsToEnd()
+        awaitedIdle.withLock { _ = $0.remove(key) }
+        trimToCap()
+      }
+    }
+  }
+
+  /// Passivates every key and stops the timer; pours after it are refused with
+  /// ``HostError/closed``. Returns once every key is closed: a key kept in a folder has its
+  /// snapshot written and its journal closed, all of them at once.
   public func close() async {
     isClosed.store(true, ordering: .relaxed)
     timer.withLock { $0 }?.cancel()

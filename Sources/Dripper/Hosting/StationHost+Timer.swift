@@ -31,7 +31,13 @@ extension StationHost {
   private func planTimer() -> Double {
     let now = lifetime.time.now()
     let sweepAt = activity.nextSweep(after: now, every: lifetime.sweepInterval)
-    let wakeAt = min(sweepAt, reminders.nextDeadline ?? sweepAt)
+    var wakeAt = min(sweepAt, reminders.nextDeadline ?? sweepAt)
+    if activity.isExact, let idleAfter = lifetime.idleAfter,
+      let deadline = table.withLock({ $0.nextIdleDeadline(idleAfter: Int64(idleAfter.seconds * 1_000)) })
+    {
+      // Uses are stamped exactly: the least recently used key is passivated at its deadline.
+      wakeAt = min(wakeAt, activity.date(ofTick: deadline))
+    }
     let delay = wakeAt.timeIntervalSince(now)
     if delay > 0 { activity.timerAsleep(until: wakeAt) } else { activity.timerAwake() }
     return delay
@@ -55,17 +61,18 @@ extension StationHost {
     activity.timerAwake()
     let now = lifetime.time.now()
     let tick = activity.advanceTick(to: now)
-    if activity.takeSweep(at: now, every: lifetime.sweepInterval) {
+    if activity.takeSweep(at: now, every: lifetime.sweepInterval) || activity.isExact {
       // The coarse clock of uses lags by up to an interval: a key idle that much longer is
-      // passivated, never one idle for less than `idleAfter`.
-      let idleAfter = lifetime.idleAfter.map { Int64(($0 + lifetime.sweepInterval).seconds * 1_000) } ?? .max
+      // passivated, never one idle for less than `idleAfter`. Exact uses need no slack.
+      let slack = activity.isExact ? .zero : lifetime.sweepInterval
+      let idleAfter = lifetime.idleAfter.map { Int64(($0 + slack).seconds * 1_000) } ?? .max
       let idle = table.withLock { table in
         table.sweep(at: tick, idleAfter: idleAfter) { Self.isIdle($0) }
       }
       passivate(idle, reason: .idle)
     }
     for key in reminders.takeDue(at: now) {
-      if pour(.fireDue(now), to: key).failure != nil {
+      if pour(HostedAction<Action>.fireDue(now), to: key).failure != nil {
         reminders.retry(key, at: now.addingTimeInterval(lifetime.retryFailedAfter.seconds))
       }
     }

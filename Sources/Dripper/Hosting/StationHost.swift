@@ -55,15 +55,17 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
   @usableFromInline typealias KeyStation = Station<Hosted.State, Hosted.Action>
   @usableFromInline typealias KeyJournal = DurableJournal<Hosted.State, Hosted.Action>
 
-  /// A key's live Station, and its journal when it is kept in a folder.
+  /// A key's live Station, and, for a key kept in a folder, the log its reductions record to and
+  /// its journal, which writes its snapshots.
   @usableFromInline
   struct Resident: Sendable {
     @usableFromInline let station: KeyStation
-    @usableFromInline let journal: KeyJournal?
+    @usableFromInline let log: KeyLog?
+    let journal: KeyJournal?
 
-    @usableFromInline
-    init(station: KeyStation, journal: KeyJournal?) {
+    init(station: KeyStation, log: KeyLog? = nil, journal: KeyJournal? = nil) {
       self.station = station
+      self.log = log
       self.journal = journal
     }
   }
@@ -72,28 +74,31 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
   @usableFromInline
   enum Waiting: Sendable {
     case pour(HostedAction<Action>, DeferredPour)
-    case use(Promise<Result<KeyStation, HostError>>, pinning: Bool)
+    case use(Promise<Result<Resident, HostError>>, pinning: Bool)
   }
 
   @usableFromInline typealias Table = HostTable<Key, Resident, Hosted.State, Waiting>
 
-  /// How a key's Station is made: in memory from a state, or recovered from its journal. Made
-  /// where the host is made, where the feature's types are known, so that the Stations run
-  /// specialized code.
+  /// How a key's Station is made, and a key's journal replayed. Made where the host is made, where
+  /// the feature's types are known, so that the Stations run specialized code.
   @usableFromInline
   struct StationMaker: Sendable {
-    @usableFromInline let make: @Sendable (StationHost, Key, Hosted.State) -> KeyStation
-    @usableFromInline let recover:
-      @Sendable (StationHost, Key, KeyJournal, Hosted.State) throws(JournalError) -> KeyStation
+    @usableFromInline let make:
+      @Sendable (StationHost, Key, Hosted.State, HostedRecorder<State, Action>?) -> KeyStation
+    @usableFromInline let replay:
+      @Sendable (StationHost, Key, KeyJournal, Hosted.State) throws(JournalError) -> (Hosted.State, Journal)
 
     @usableFromInline
     init(
-      make: @escaping @Sendable (StationHost, Key, Hosted.State) -> KeyStation,
-      recover:
-        @escaping @Sendable (StationHost, Key, KeyJournal, Hosted.State) throws(JournalError) -> KeyStation
+      make:
+        @escaping @Sendable (StationHost, Key, Hosted.State, HostedRecorder<State, Action>?) -> KeyStation,
+      replay:
+        @escaping @Sendable (StationHost, Key, KeyJournal, Hosted.State) throws(JournalError) -> (
+          Hosted.State, Journal
+        )
     ) {
       self.make = make
-      self.recover = recover
+      self.replay = replay
     }
   }
 
@@ -102,8 +107,8 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
   /// Whether the host is closed: pours are refused.
   @usableFromInline let isClosed = Atomic<Bool>(false)
   let storage: HostStorage<State, Action>.Kind
-  let lifetime: HostLifetime
-  let requestWindow: Int
+  @usableFromInline let lifetime: HostLifetime
+  @usableFromInline let requests: RequestRetention
   let observer: StationHostObserver<Key>
   let initialState: @Sendable (Key) -> State
   let makeFeature: @Sendable (Key) -> Feature
@@ -115,6 +120,8 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
   /// them (see ``restartTimer()``).
   let watcher: WatchedExecutor?
   let recoveries = Atomic<Int>(0)
+  /// Keys above the cap whose idleness the host waits for, to passivate them then.
+  let awaitedIdle = Lock<Set<Key>>([])
   /// The nonces of this host's requests: a random start, one more each. Another host's, or a run's
   /// after a restart, start elsewhere, so a retry made through either is told from the first.
   @usableFromInline let nextNonce = Atomic<UInt64>(UInt64.random(in: .min ... .max))
@@ -127,47 +134,62 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
   /// - Parameters:
   ///   - storage: In memory, or a folder (see ``HostStorage``).
   ///   - lifetime: When keys are passivated, and on which clock (see ``HostLifetime``).
-  ///   - requestWindow: How many request ids each key remembers for ``pour(_:to:id:)``.
+  ///   - requests: How long each key remembers the request ids of ``pour(_:to:id:)``.
   ///   - observer: What to tell of the keys' lives (see ``StationHostObserver``).
   ///   - initialState: A key's state the first time it is used.
   ///   - dripper: The feature of a key.
   ///   - prepareDependencies: A key's dependencies, from those in force where the host is made.
-  /// - Throws: ``HostError`` when the folder cannot be made, or its reminders read (another
-  ///   process holds them: give each host sharing a folder its own `node`).
+  /// - Throws: ``HostError/hostStorage(_:)`` when the folder cannot be made, or its reminders read
+  ///   (another process holds them: give each host sharing a folder its own `node`).
   @inlinable
   public convenience init(
     storage: HostStorage<State, Action> = .inMemory, lifetime: HostLifetime = HostLifetime(),
-    requestWindow: Int = 1_000, observer: StationHostObserver<Key> = StationHostObserver(),
+    requests: RequestRetention = RequestRetention(),
+    observer: StationHostObserver<Key> = StationHostObserver(),
     initialState: @escaping @Sendable (Key) -> State, dripper: @escaping @Sendable (Key) -> Feature,
     withDependencies prepareDependencies: @escaping @Sendable (Key, inout DependencyValues) -> Void = {
       _, _ in
     }
   ) throws(HostError) {
     let stations = StationMaker(
-      make: { host, key, state in
-        let feature = host.hostedFeature(of: key)
+      make: { host, key, state, recorder in
+        let feature = host.hostedFeature(of: key, recorder: recorder)
         return Station(initialState: state) {
           feature
         } withDependencies: {
-          host.prepare(&$0, for: key)
+          host.prepare(&$0, for: key, log: recorder?.log)
         }
       },
-      recover: { host, key, journal, initial throws(JournalError) in
-        let feature = host.hostedFeature(of: key)
-        return try Station.recovering(from: journal, initialState: initial) {
-          feature
-        } withDependencies: {
-          host.prepare(&$0, for: key)
-        }
+      replay: { host, key, journal, initial throws(JournalError) in
+        try journal.recover(
+          initialState: { initial }, dripper: host.hostedFeature(of: key, recorder: nil, replaying: true),
+          prepare: { host.prepare(&$0, for: key, log: nil) })
       })
     try self.init(
-      storage: storage, lifetime: lifetime, requestWindow: requestWindow, observer: observer,
+      storage: storage, lifetime: lifetime, requests: requests, observer: observer,
       initialState: initialState, dripper: dripper, withDependencies: prepareDependencies, stations: stations)
+  }
+
+  /// A host whose keys remember their last `requestWindow` request ids.
+  @available(*, deprecated, message: "give 'requests: RequestRetention(count:age:)' instead")
+  @inlinable
+  public convenience init(
+    storage: HostStorage<State, Action> = .inMemory, lifetime: HostLifetime = HostLifetime(),
+    requestWindow: Int, observer: StationHostObserver<Key> = StationHostObserver(),
+    initialState: @escaping @Sendable (Key) -> State, dripper: @escaping @Sendable (Key) -> Feature,
+    withDependencies prepareDependencies: @escaping @Sendable (Key, inout DependencyValues) -> Void = {
+      _, _ in
+    }
+  ) throws(HostError) {
+    try self.init(
+      storage: storage, lifetime: lifetime, requests: RequestRetention(count: requestWindow),
+      observer: observer,
+      initialState: initialState, dripper: dripper, withDependencies: prepareDependencies)
   }
 
   @usableFromInline
   init(
-    storage: HostStorage<State, Action>, lifetime: HostLifetime, requestWindow: Int,
+    storage: HostStorage<State, Action>, lifetime: HostLifetime, requests: RequestRetention,
     observer: StationHostObserver<Key>, initialState: @escaping @Sendable (Key) -> State,
     dripper: @escaping @Sendable (Key) -> Feature,
     withDependencies prepareDependencies: @escaping @Sendable (Key, inout DependencyValues) -> Void,
@@ -176,19 +198,20 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
     self.stations = stations
     self.storage = storage.kind
     self.lifetime = lifetime
-    self.requestWindow = max(1, requestWindow)
+    self.requests = requests
     self.observer = observer
     self.initialState = initialState
     self.makeFeature = dripper
     self.prepareDependencies = prepareDependencies
     self.table = Lock(Table(maximumResident: lifetime.maximumResident))
-    self.activity = HostActivity(start: lifetime.time.now())
     if let clock = lifetime.time.clock as? any EffectWatcher {
       let executor = WatchedExecutor()
       clock.watch(executor)
       watcher = executor
+      activity = HostActivity(start: lifetime.time.now(), exactNow: lifetime.time.now)
     } else {
       watcher = nil
+      activity = HostActivity(start: lifetime.time.now(), exactNow: nil)
     }
     switch storage.kind {
     case .memory:
@@ -196,11 +219,12 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
       hostedCodec = nil
       hostedSchema = nil
     case .folder(let folder):
-      hostedCodec = HostedCodec.codec(folder.codec, requestWindow: self.requestWindow)
-      hostedSchema = HostedCodec.schema(folder.schema, requestWindow: self.requestWindow)
+      hostedCodec = HostedCodec.codec(folder.codec, requests: requests)
+      hostedSchema = HostedCodec.schema(folder.schema, requests: requests)
       reminders = HostReminders(index: try Self.openIndex(of: folder))
     }
     reminders.wake.withLock { wake in wake = { [weak self] in self?.restartTimer() } }
+    reminders.countsChanged.withLock { changed in changed = { [weak self] in self?.reportCounts() } }
     restartTimer()
   }
 
@@ -214,8 +238,9 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
   /// ``Station/pour(_:)`` is for one Station.
   ///
   /// Never blocks and never suspends. Await the returned task for the reduction and every effect
-  /// it started. A key whose storage failed does not reduce it: the task ends at once, and the
-  /// failure is reported as a ``Diagnostic`` (``pour(_:to:id:)`` throws it instead).
+  /// it started: for a key kept in a folder, its effects start once its entry is synced. A pour
+  /// whose key's storage failed is not kept: its task ends, and says why in
+  /// ``PourTask/failure`` (``pour(_:to:id:)`` throws it instead).
   @inlinable
   @discardableResult
   public func pour(_ action: Action, to key: Key) -> PourTask {
@@ -229,9 +254,9 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
     return posted ?? pour(.action(action), to: key).task
   }
 
-  /// Pours `action` into `key` once per `id`, and returns after its reduction with its receipt:
-  /// the number of the action in the key's history, and whether `id` had been applied before, in
-  /// which case this pour was not reduced again.
+  /// Pours `action` into `key` once per `id`, and returns once it is applied and durable, with its
+  /// receipt: the number of the action in the key's history, and whether `id` had been applied
+  /// before, in which case this pour was not reduced again.
   ///
   /// ```swift
   /// let receipt = try await host.pour(.withdraw(30), to: "alice", id: request.id)
@@ -239,62 +264,77 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
   /// ```
   ///
   /// A service delivers at least once: a client that lost a reply sends again. The key remembers
-  /// its last `requestWindow` request ids with their receipts, in its state, so a retry is known
-  /// after a passivation or a crash too. It waits for the reduction, not the effects.
+  /// its request ids with their receipts (see ``RequestRetention``), in its state, so a retry is
+  /// known after a passivation or a crash too. The receipt is taken from the reduction itself and
+  /// returned once its entry is as durable as the storage's ``JournalDurability`` promises. It
+  /// waits for the reduction, not the effects. Use ``ask(_:to:id:)`` for the feature's reply.
   ///
-  /// - Throws: ``HostError/storage(key:_:)`` when the key's storage failed (nothing was reduced);
-  ///   ``HostError/refused(key:reason:)`` when the host is closed.
+  /// - Throws: ``HostError/storage(key:_:)`` when the key's storage failed (nothing was kept);
+  ///   ``HostError/requestMismatch(key:id:)`` when `id` was applied with another action;
+  ///   ``HostError/closed`` when the host is closed.
   @inlinable
   public func pour(_ action: Action, to key: Key, id: String) async throws(HostError) -> PourReceipt {
+    try await request(action, to: key, id: id).receipt
+  }
+
+  /// Pours a request and waits for its answer: the receipt, and the reply.
+  @inlinable
+  func request(_ action: Action, to key: Key, id: String) async throws(HostError) -> (
+    receipt: PourReceipt, reply: HostedReply?
+  ) {
     let nonce = nextNonce.wrappingAdd(1, ordering: .relaxed).oldValue
-    // To a resident key, a post to its Station and a read of the receipt, specialized for the
-    // feature's types; any other key the slow way, which activates it.
+    let ticket = RequestTicket()
+    let outcome = ticket.outcome
+    let request = HostedAction.request(
+      HostedRequest(id: id, nonce: nonce, time: requestTime(), action: action, ticket: ticket))
+    // To a resident key, a post to its Station, specialized for the feature's types; any other
+    // key the slow way, which activates it.
     let tick = activity.tick
     let posted = table.withLock { table in
-      table.postIfResident(key, at: tick) { $0.station.pour(.request(id: id, nonce: nonce, action)) }
+      table.postIfResident(key, at: tick) { $0.station.pour(request) }
     }
-    guard let posted else { return try await pourActivating(action, to: key, id: id, nonce: nonce) }
-    guard let handler = posted.host as? StateHandler<Hosted.State, Hosted.Action> else {
-      throw .refused(key: key.stationKeyText, reason: "its Station is gone")
-    }
-    // The read reduces every pour posted before it, this one too. A closure, not a key path: a
-    // key path through a subscript is built anew each call, at the cost of a type lookup.
-    guard let entry = await handler.read({ $0.requests[id] }) else { throw Self.leftWindow(key, id) }
-    return PourReceipt(sequence: entry.sequence, duplicate: entry.nonce != nonce)
+    if posted == nil, let refusal = pour(request, to: key).failure { throw refusal }
+    return try await answer(outcome, of: key, id: id)
   }
 
-  /// A request to a key that is not resident: activates it, then as ``pour(_:to:id:)``.
+  /// The time of a request now: seconds since 1970 on the host's wall time.
   @usableFromInline
-  func pourActivating(_ action: Action, to key: Key, id: String, nonce: UInt64) async throws(HostError)
-    -> PourReceipt
-  {
-    let (task, refusal) = pour(.request(id: id, nonce: nonce, action), to: key)
-    if let refusal { throw refusal }
-    guard let posted = await posted(task) else { throw failure(of: task, key: key) }
-    guard let handler = posted.host as? StateHandler<Hosted.State, Hosted.Action> else {
-      throw HostError.refused(key: key.stationKeyText, reason: "its Station is gone")
-    }
-    guard let entry = await handler.read({ $0.requests[id] }) else { throw Self.leftWindow(key, id) }
-    return PourReceipt(sequence: entry.sequence, duplicate: entry.nonce != nonce)
+  func requestTime() -> Double {
+    lifetime.time.now().timeIntervalSince1970
   }
 
-  /// The error of a request whose id left its key's window before its receipt was read: more
-  /// requests than the window holds were made to the key in between.
+  /// The answer to a request, once its entry is durable.
   @usableFromInline
-  static func leftWindow(_ key: Key, _ id: String) -> HostError {
-    .refused(
-      key: key.stationKeyText, reason: "request \(id) left the key's window before its receipt was read")
+  func answer(_ outcome: Promise<RequestTicket.Outcome>, of key: Key, id: String) async throws(HostError) -> (
+    receipt: PourReceipt, reply: HostedReply?
+  ) {
+    let text = key.stationKeyText
+    switch await outcome.value {
+    case .applied(let receipt, let reply, let entry, let log)?:
+      if let log, let error = await log.acknowledged(through: entry) { throw .storage(key: text, error) }
+      return (receipt, reply)
+    case .mismatch?:
+      throw .requestMismatch(key: text, id: id)
+    case .failed(let error)?:
+      throw .storage(key: text, error)
+    case .dropped?:
+      throw .refused(key: text, reason: "request \(id) was not reduced: its Station ended first")
+    case nil:
+      throw .refused(
+        key: text,
+        reason: "the wait for request \(id) was cancelled; it may have been applied: retry with its id")
+    }
   }
 
   /// Pours a hosted action; the task, and the failure when it was refused at once.
   @usableFromInline
   func pour(_ action: HostedAction<Action>, to key: Key) -> (task: PourTask, failure: HostError?) {
     if isClosed.load(ordering: .relaxed) {
-      let refusal = HostError.refused(key: key.stationKeyText, reason: "the host is closed")
-      return (Self.failedTask(refusal), refusal)
+      if case .request(let request) = action { request.ticket?.answer(.dropped) }
+      return (Self.failedTask(.closed), .closed)
     }
     let (task, decision) = table.withLock { table -> (PourTask, Table.PourDecision) in
-      let decision = table.use(key, at: activity.tick, isIdle: Self.isIdle)
+      let decision = use(key, in: &table)
       switch decision {
       case .post(let resident):
         return (resident.station.pour(action), decision)
@@ -318,17 +358,10 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
     }
   }
 
-  /// The pour a task stands for on its key's Station: itself, or the pour a deferred one became;
-  /// `nil` if its key failed.
-  private func posted(_ task: PourTask) async -> PourTask? {
-    guard let deferred = task.host as? DeferredPour else { return task }
-    return await deferred.target()
-  }
-
-  /// Why a task's pour was never posted.
-  private func failure(of task: PourTask, key: Key) -> HostError {
-    (task.host as? DeferredPour)?.failure
-      ?? .refused(key: key.stationKeyText, reason: "the host closed before its pour was reduced")
+  /// A use of `key` under the host's lock: what to do with it (see ``HostTable/use(_:at:preciseNow:isIdle:)``).
+  func use(_ key: Key, in table: inout Table) -> Table.PourDecision {
+    table.use(
+      key, at: activity.tick, preciseNow: { activity.tick(at: lifetime.time.now()) }, isIdle: Self.isIdle)
   }
 
   /// A task for a pour that was never posted: waiting on it ends at once.
@@ -336,5 +369,30 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
     let deferred = DeferredPour()
     deferred.failed(failure)
     return deferred.task
+  }
+}
+
+extension StationHost where Action: ReplyingAction {
+  /// Pours `action` into `key` once per `id`, and returns the feature's reply with the receipt,
+  /// once the request is applied and durable: Akka's `ask`, an Orleans grain method's result.
+  ///
+  /// ```swift
+  /// let answer = try await host.ask(.withdraw(30), to: "alice", id: request.idempotencyKey)
+  /// switch answer.reply {
+  /// case .accepted(let balance)?: return .ok(balance)
+  /// case .refused(let reason)?: return .conflict(reason)      // 409
+  /// case nil: return .internalServerError
+  /// }
+  /// ```
+  ///
+  /// The feature answers with ``Effect/reply(_:)`` in the reduction of the request. The reply is
+  /// kept with the request id, so a retry gets the first reply, not a new one (see
+  /// ``pour(_:to:id:)`` for the rest).
+  ///
+  /// - Throws: as ``pour(_:to:id:)``.
+  @inlinable
+  public func ask(_ action: Action, to key: Key, id: String) async throws(HostError) -> Answer<Action.Reply> {
+    let (receipt, reply) = try await request(action, to: key, id: id)
+    return Answer(receipt: receipt, reply: reply?.decoded(as: Action.Reply.self))
   }
 }

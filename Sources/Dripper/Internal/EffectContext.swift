@@ -79,7 +79,7 @@ extension Effect {
   /// waits for nothing, so the parts of a `concatenate` of such effects can start in order at once.
   var isImmediate: Bool {
     switch operation {
-    case .none, .send, .cancel, .announce, .remind: true
+    case .none, .send, .cancel, .announce, .host: true
     case .merge(let effects), .concatenate(let effects): effects.allSatisfy(\.isImmediate)
     case .namespaced(_, let effect): effect.isImmediate
     case .run, .cancellable, .delayed, .throttled: false
@@ -104,7 +104,7 @@ extension Effect {
       for effect in effects { effect.cancellationKeys(in: namespace, into: &keys) }
     case .delayed(_, let effect):
       effect.cancellationKeys(in: namespace, into: &keys)
-    case .none, .send, .run, .cancel, .announce, .remind:
+    case .none, .send, .run, .cancel, .announce, .host:
       break
     }
   }

@@ -1,3 +1,5 @@
+public import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -100,6 +102,12 @@ struct ReductionContext {
     return .some(box._withUnsafeGuaranteedRef { $0.sharing })
   }
 
+  /// The number of the pour being reduced on this thread, or 0 outside a Station's reduction.
+  @usableFromInline
+  static var currentPour: UInt64 {
+    onThread?.pointee.dependencies?._withUnsafeGuaranteedRef { $0.reducingPour.load(ordering: .relaxed) } ?? 0
+  }
+
   /// The depth on this thread: 0 outside any reduction.
   @usableFromInline
   static var depth: Int {
@@ -144,6 +152,11 @@ final class DependencyBox: Sendable {
   /// The shared values the Station holds, kept apart so that a reduction reaches them without
   /// copying the values (see ``Shared``).
   @usableFromInline let sharing: StationSharing?
+
+  /// The number of the pour being reduced, stored by the Station before each reduction: what a
+  /// host's key records with the entry it appends, so that a pour whose entry its storage lost is
+  /// told so (see ``PourTask/failure``).
+  @usableFromInline let reducingPour = Atomic<UInt64>(0)
 
   @usableFromInline
   init(_ values: DependencyValues) {

@@ -173,7 +173,8 @@ public final class DurableJournal<State: Sendable, Action: Sendable>: Sendable {
             "\(path): entry \(entry.sequence) follows \(expected - 1): entries \(expected)…\(entry.sequence - 1) are missing"
           )
         }
-        try folder.fold(entry, decode: journalSchema == schema.version ? codec.decodeAction : decodeOld)
+        let current = journalSchema == schema.version
+        try folder.fold(entry, decode: current ? codec.decodeAction : decodeOld, checkingHash: current)
       })
     let migratedFrom = min(snapshot?.schema ?? schema.version, journalSchema)
     if migratedFrom < schema.version, folder.report.replayed > 0 || snapshot != nil {

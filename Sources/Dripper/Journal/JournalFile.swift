@@ -240,40 +240,58 @@ final class JournalFile: Sendable {
         }
         return (pending.bytes, pending.snapshots)
       }
-      guard writing.descriptor >= 0 else {
-        return bytes.isEmpty ? nil : JournalError("\(path) is closed: \(bytes.count) bytes were not written")
-      }
-      var written = 0
-      var failure: JournalError?
-      var remainingSnapshots = snapshots[...]
-      while failure == nil, written < bytes.count || !remainingSnapshots.isEmpty {
-        let end = remainingSnapshots.first?.offset ?? bytes.count
-        if end > written {
-          failure = writeSynced(bytes[written..<end], writing: &writing)
-          if failure == nil { written = end }
-        }
-        if failure == nil, let snapshot = remainingSnapshots.popFirst() {
-          // A snapshot that failed or was refused is not tried again: the next one holds more.
-          // The journal is cut back only behind one that was written.
-          switch snapshot.write() {
-          case .written: failure = compact(writing: &writing)
-          case .failed(let error): failure = error
-          case .refused(let note): pending.withLock { $0.notes.append(note) }
-          }
-        }
-      }
+      let (written, failure) = write(bytes, snapshots: snapshots[...], writing: &writing)
       if let failure {
         // What was not written waits for the next flush, before what comes after it.
         pending.withLock { pending in
           pending.bytes = Array(bytes[written...]) + pending.bytes
           pending.unreported = failure
         }
-        writing.error = failure
         return failure
       }
-      writing.error = nil
       return nil
     }
+  }
+
+  /// Writes and syncs `bytes` at the end of the file, and each snapshot once the bytes before its
+  /// offset are synced; how many bytes were written, and the error that stopped it. The file's
+  /// ``writeFailure`` is set to the error, or cleared.
+  func write(
+    _ bytes: [UInt8], snapshots: ArraySlice<(offset: Int, write: @Sendable () -> SnapshotOutcome)>
+  ) -> (written: Int, failure: JournalError?) {
+    writing.withLock { writing in write(bytes, snapshots: snapshots, writing: &writing) }
+  }
+
+  private func write(
+    _ bytes: [UInt8], snapshots: ArraySlice<(offset: Int, write: @Sendable () -> SnapshotOutcome)>,
+    writing: inout Writing
+  ) -> (written: Int, failure: JournalError?) {
+    guard writing.descriptor >= 0 else {
+      let failure =
+        bytes.isEmpty ? nil : JournalError("\(path) is closed: \(bytes.count) bytes were not written")
+      return (0, failure)
+    }
+    var written = 0
+    var failure: JournalError?
+    var remainingSnapshots = snapshots
+    while failure == nil, written < bytes.count || !remainingSnapshots.isEmpty {
+      let end = remainingSnapshots.first?.offset ?? bytes.count
+      if end > written {
+        failure = writeSynced(bytes[written..<end], writing: &writing)
+        if failure == nil { written = end }
+      }
+      if failure == nil, let snapshot = remainingSnapshots.popFirst() {
+        // A snapshot that failed or was refused is not tried again: the next one holds more.
+        // The journal is cut back only behind one that was written.
+        switch snapshot.write() {
+        case .written: failure = compact(writing: &writing)
+        case .failed(let error): failure = error
+        case .refused(let note): pending.withLock { $0.notes.append(note) }
+        }
+      }
+    }
+    writing.error = failure
+    return (written, failure)
   }
 
   /// Writes `bytes` at the end of the file and syncs them; on failure, cuts the file back to its
@@ -281,7 +299,9 @@ final class JournalFile: Sendable {
   private func writeSynced(_ bytes: ArraySlice<UInt8>, writing: inout Writing) -> JournalError? {
     var offset = bytes.startIndex
     while offset < bytes.endIndex {
-      let count = bytes[offset...].withUnsafeBytes { write(writing.descriptor, $0.baseAddress, $0.count) }
+      let count = bytes[offset...].withUnsafeBytes {
+        systemWrite(writing.descriptor, $0.baseAddress, $0.count)
+      }
       if count < 0 {
         let code = errno
         if code == EINTR { continue }
@@ -328,4 +348,9 @@ final class JournalFile: Sendable {
       return nil
     }
   }
+}
+
+/// The system's `write`, which `JournalFile.write(_:snapshots:)` hides inside the type.
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+  write(descriptor, buffer, count)
 }

@@ -136,14 +136,19 @@ struct ReplayFolder<State: Sendable, Action: Sendable> {
   }
 
   /// Decodes and reduces `entry`, checking its hash.
-  mutating func fold(_ entry: JournalEntry, decode: (String) throws -> Action) throws(JournalError) {
+  ///
+  /// An entry recorded under an older schema is migrated, so its hash, of a state of other types,
+  /// is not checked (`checkingHash` is false).
+  mutating func fold(
+    _ entry: JournalEntry, decode: (String) throws -> Action, checkingHash: Bool = true
+  ) throws(JournalError) {
     let action: Action
     do {
       action = try decode(entry.action)
     } catch {
       throw JournalError("entry \(entry.sequence) (\(entry.action)) could not be decoded: \(error)")
     }
-    guard let stateHash, let recorded = entry.stateHash, report.divergence == nil else {
+    guard checkingHash, let stateHash, let recorded = entry.stateHash, report.divergence == nil else {
       reduceOne(action, state: &state)
       count(entry)
       return

@@ -31,72 +31,77 @@ extension Effect {
   /// Outside a ``StationHost`` there is nobody to remind: the effect is reported as a
   /// ``Diagnostic`` (a failure under a `TestStation`).
   public static func remind(_ action: Action, at deadline: Date, id: String) -> Self {
-    Self(.remind(.set(id: id, deadline: deadline, action: action)))
+    Self(.host(.remind(id: id, deadline: deadline, action: action)))
   }
 
   /// Cancels the key's reminder `id` (see ``remind(_:at:id:)``): it never fires, even if its
   /// deadline has passed and the host has not poured it yet. Cancelling an id with no reminder
   /// does nothing.
   public static func cancelReminder(id: String) -> Self {
-    Self(.remind(.cancel(id: id)))
+    Self(.host(.cancelReminder(id: id)))
   }
 }
 
-/// A reminder an effect sets or cancels.
+/// What a key's reduction asks of the ``StationHost`` that runs it: a reminder set or cancelled,
+/// a reply to the request it reduces.
 @usableFromInline
-enum EffectReminder<Action: Sendable>: Sendable {
-  case set(id: String, deadline: Date, action: Action)
-  case cancel(id: String)
+package enum HostedEffect<Action: Sendable>: Sendable {
+  case remind(id: String, deadline: Date, action: Action)
+  case cancelReminder(id: String)
+  case reply(any Sendable)
 
-  func map<T: Sendable>(_ transform: (Action) -> T) -> EffectReminder<T> {
+  func map<T: Sendable>(_ transform: (Action) -> T) -> HostedEffect<T> {
     switch self {
-    case .set(let id, let deadline, let action): .set(id: id, deadline: deadline, action: transform(action))
-    case .cancel(let id): .cancel(id: id)
+    case .remind(let id, let deadline, let action):
+      .remind(id: id, deadline: deadline, action: transform(action))
+    case .cancelReminder(let id): .cancelReminder(id: id)
+    case .reply(let reply): .reply(reply)
     }
   }
 
   /// What a Station outside a host says of it.
-  var outsideAHost: Diagnostic {
+  package var outsideAHost: Diagnostic {
     let what =
       switch self {
-      case .set(let id, _, let action): "a reminder '\(id)' of \(Dump.line(action))"
-      case .cancel(let id): "the cancellation of reminder '\(id)'"
+      case .remind(let id, _, let action): "a reminder '\(id)' of \(Dump.line(action)): reminders need"
+      case .cancelReminder(let id): "the cancellation of reminder '\(id)': reminders need"
+      case .reply(let reply): "a reply \(Dump.line(reply)): replies need"
       }
-    return Diagnostic(.other, "ignored \(what): reminders need a StationHost to keep them")
+    return Diagnostic(.other, "ignored \(what) a StationHost to keep them")
   }
 }
 
 extension Effect {
-  /// This effect without its reminders, which go to `reminders` in the order they appear; the
-  /// effect itself when it has none, which costs a walk of it and no allocation.
-  func takingReminders(into reminders: inout [EffectReminder<Action>]) -> Self {
-    guard containsReminder else { return self }
+  /// This effect without what it asks of a host, which goes to `taken` in the order it appears;
+  /// the effect itself when it asks nothing, which costs a walk of it and no allocation.
+  package func takingHostedEffects(into taken: inout [HostedEffect<Action>]) -> Self {
+    guard asksTheHost else { return self }
     switch operation {
-    case .remind(let reminder):
-      reminders.append(reminder)
+    case .host(let effect):
+      taken.append(effect)
       return .none
-    case .merge(let effects): return .merge(effects.map { $0.takingReminders(into: &reminders) })
-    case .concatenate(let effects): return .concatenate(effects.map { $0.takingReminders(into: &reminders) })
+    case .merge(let effects): return .merge(effects.map { $0.takingHostedEffects(into: &taken) })
+    case .concatenate(let effects): return .concatenate(effects.map { $0.takingHostedEffects(into: &taken) })
     case .cancellable(let admission, let effect):
-      return Self(.cancellable(admission, effect.takingReminders(into: &reminders)))
+      return Self(.cancellable(admission, effect.takingHostedEffects(into: &taken)))
     case .namespaced(let component, let effect):
-      return effect.takingReminders(into: &reminders).namespaced(component)
+      return effect.takingHostedEffects(into: &taken).namespaced(component)
     case .delayed(let delay, let effect):
-      return Self(.delayed(delay, effect.takingReminders(into: &reminders)))
+      return Self(.delayed(delay, effect.takingHostedEffects(into: &taken)))
     case .throttled(let throttle, let effect):
-      return Self(.throttled(throttle, effect.takingReminders(into: &reminders)))
+      return Self(.throttled(throttle, effect.takingHostedEffects(into: &taken)))
     case .none, .send, .run, .cancel, .announce: return self
     }
   }
 
-  /// Whether a reminder is anywhere in the effect.
-  var containsReminder: Bool {
+  /// Whether a reminder or a reply is anywhere in the effect.
+  package var asksTheHost: Bool {
     switch operation {
-    case .remind: true
-    case .merge(let effects), .concatenate(let effects): effects.contains { $0.containsReminder }
+    case .host: true
+    case .merge(let effects), .concatenate(let effects): effects.contains { $0.asksTheHost }
     case .cancellable(_, let effect), .namespaced(_, let effect), .delayed(_, let effect),
       .throttled(_, let effect):
-      effect.containsReminder
+      effect.asksTheHost
     case .none, .send, .run, .cancel, .announce: false
     }
   }
