@@ -1,4 +1,5 @@
 import Dripper
+import Foundation
 
 #if canImport(Glibc)
   import Glibc
@@ -16,6 +17,10 @@ enum JournalCrashChildMain {
     let arguments = CommandLine.arguments
     if arguments.count == 4, arguments[1] == "host", let keys = Int(arguments[3]) {
       await host(arguments[2], keys: keys)
+    }
+    if arguments.count == 3, arguments[1] == "host-full" { await hostOnAFullDisk(arguments[2]) }
+    if arguments.count == 4, arguments[1] == "host-alarm", let start = Double(arguments[3]) {
+      await hostAnAlarm(arguments[2], start: Date(timeIntervalSince1970: start))
     }
     guard arguments.count == 4, let snapshotEvery = Int(arguments[3]) else {
       fail("usage: JournalCrashChild DIRECTORY DURABILITY SNAPSHOT-EVERY")
@@ -60,6 +65,78 @@ enum JournalCrashChildMain {
       _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
       number += 1
     }
+  }
+
+  /// `JournalCrashChild host-full DIRECTORY`: a host of notes whose files may not grow past 256 KiB
+  /// (`RLIMIT_FSIZE`, SIGXFSZ ignored: a write past it fails with EFBIG, as on a full disk). It asks
+  /// for 12 notes of 40 KB to key `big`, each followed by a small one to key `small`, and writes
+  /// `ack KEY N` for each note acknowledged, `fail KEY N` for each refused, and what the notes'
+  /// effects tell (`told KEY N`); then `done`, and waits to be killed.
+  static func hostOnAFullDisk(_ directory: String) async -> Never {
+    var limit = rlimit(rlim_cur: 256 * 1_024, rlim_max: 256 * 1_024)
+    guard setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit) == 0 else { fail("error: setrlimit: \(errno)") }
+    signal(SIGXFSZ, SIG_IGN)
+    let host: StationHost<String, HostedNotes>
+    do {
+      host = try StationHost(storage: .folder(directory, codec: .json, node: "child")) { _ in
+        HostedNotes.State()
+      } dripper: { key in
+        HostedNotes(key: key, tell: say)
+      }
+    } catch {
+      fail("error: \(error)")
+    }
+    let big = String(repeating: "x", count: 40_000)
+    for number in 0..<12 {
+      for (key, text) in [("big", big), ("small", "s")] {
+        do {
+          _ = try await host.ask(.note(number, text), to: key, id: "\(key)-\(number)")
+          say("ack \(key) \(number)")
+        } catch {
+          say("fail \(key) \(number)")
+        }
+      }
+    }
+    say("done")
+    while true { sleep(60) }
+  }
+
+  /// `JournalCrashChild host-alarm DIRECTORY SECONDS`: a host of alarms whose wall time stays at
+  /// SECONDS since 1970, each entry a snapshot. It sets key `alarm`'s alarm 100 s later, then 200
+  /// s later (replacing it), pokes it three times, writes `ready`, and waits to be killed.
+  static func hostAnAlarm(_ directory: String, start: Date) async -> Never {
+    let host: StationHost<String, HostedAlarm>
+    do {
+      host = try StationHost(
+        storage: .folder(directory, codec: .json, snapshotEvery: 1, node: "child"),
+        lifetime: HostLifetime(time: HostTime(clock: ContinuousClock(), now: { start }))
+      ) { _ in
+        HostedAlarm.State()
+      } dripper: { _ in
+        HostedAlarm()
+      }
+    } catch {
+      fail("error: \(error)")
+    }
+    do {
+      for (number, action) in [
+        HostedAlarm.Action.set(start.addingTimeInterval(100)), .set(start.addingTimeInterval(200)), .poke,
+        .poke,
+        .poke,
+      ].enumerated() {
+        _ = try await host.pour(action, to: "alarm", id: "\(number)")
+      }
+    } catch {
+      fail("error: \(error)")
+    }
+    say("ready")
+    while true { sleep(60) }
+  }
+
+  /// Writes `line` to standard output at once.
+  @Sendable static func say(_ line: String) {
+    let bytes = Array((line + "\n").utf8)
+    _ = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
   }
 
   static func fail(_ message: String) -> Never {

@@ -350,6 +350,9 @@ final class KeyLog: Sendable {
     return file.shutDown(waiting: true) ?? file.takeNotes().first.map(JournalError.init)
   }
 
+  /// The key's journal file, once it has one.
+  var file: JournalFile? { state.withLock { $0.file } }
+
   /// Whether the key has a journal on disk (or is about to: a flush of its first entries).
   var hasJournal: Bool { state.withLock { $0.file != nil || $0.appended > 0 } }
 }

@@ -141,6 +141,8 @@ extension StationHost {
     }
     observer.activated?(key)
     reportCounts()
+    // Keys kept above the cap while busy are waited on, to go once idle.
+    if table.withLock({ $0.counts.resident > $0.maximumResident }) { trimToCap() }
   }
 
   /// The key's storage failed: its waiting pours fail, and so do the next until the retry.

@@ -1,4 +1,5 @@
 import ChildProcesses
+import Foundation
 import JournalCrashChild
 import Testing
 
@@ -54,6 +55,52 @@ import Testing
         }
       }
       #expect(acknowledged.count >= 300, "only \(acknowledged.count) keys were used")
+      await host.close()
+    }
+
+    /// Issue 57: a reminder moved later, then a crash. A child sets key `alarm`'s reminder 100 s
+    /// after its wall time, moves it to 200 s, pokes the key three times (each entry a snapshot)
+    /// and is killed. Restarted 50 s after, with the index's hint still at 100 s, the host wakes the
+    /// key at 100 s, learns of 200 s from its state, and rings it then, once. Before, it never
+    /// rang.
+    @Test func aReminderMovedLaterFiresAfterACrash() async throws {
+      let scratch = ScratchDirectory()
+      let start = Date(timeIntervalSince1970: 1_800_000_000)
+      guard
+        let child = ChildProcess(
+          "JournalCrashChild", arguments: ["host-alarm", scratch.path, String(start.timeIntervalSince1970)])
+      else {
+        Issue.record("could not start JournalCrashChild beside the tests")
+        return
+      }
+      var lines: [String] = []
+      let deadline = ContinuousClock.now.advanced(by: .seconds(30))
+      while !lines.contains("ready"), ContinuousClock.now < deadline {
+        lines += child.readLines(waitingUpTo: 100)
+      }
+      child.killAndWait()
+      #expect(lines.contains("ready"), "\(lines)")
+      let clock = TestClock()
+      let host = try StationHost<String, HostedAlarm>(
+        storage: .folder(scratch.path, codec: .json, snapshotEvery: 1, node: "child"),
+        lifetime: HostLifetime(time: .controlled(by: clock, startingAt: start.addingTimeInterval(50)))
+      ) { _ in
+        HostedAlarm.State()
+      } dripper: { _ in
+        HostedAlarm()
+      }
+      await host.settle()
+      await clock.advance(by: .seconds(100))
+      await host.settle()
+      await host.finish("alarm")
+      #expect(try await host.state(of: "alarm").rings == 0)
+      await clock.advance(by: .seconds(60))
+      await host.settle()
+      await host.finish("alarm")
+      #expect(try await host.state(of: "alarm") == HostedAlarm.State(rings: 1, pokes: 3))
+      await clock.advance(by: .seconds(1_000))
+      await host.settle()
+      #expect(try await host.state(of: "alarm").rings == 1)
       await host.close()
     }
   #endif
