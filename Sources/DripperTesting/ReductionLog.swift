@@ -1,4 +1,5 @@
 import Dripper
+import Foundation
 import Synchronization
 
 /// An action poured by the test or received from an effect: what a ``TestStation``'s Station
@@ -18,6 +19,8 @@ struct Reduction<State: Sendable, Action: Sendable>: Sendable {
   let state: State
   /// The shared values the Station holds, as the reduction left them.
   let shared: SharedSnapshot
+  /// What the feature replied (see `Effect.reply(_:)`), if it did.
+  var reply: (any Sendable)? = nil
 
   /// The state and the shared values the reduction left.
   var snapshot: Snapshot<State> { Snapshot(state: state, shared: shared) }
@@ -109,10 +112,43 @@ struct RecordingDripper<Base: Dripper>: Dripper {
       case .received(let action): (action, true, true)
       case .replayed(let action): (action, false, false)
       }
-    let effect = reduceWithoutStation(&state, action)
+    var effect = reduceWithoutStation(&state, action)
+    var reply: (any Sendable)?
+    if effect.asksTheHost { effect = hosting(effect, reply: &reply) }
     log.append(
-      Reduction(action: action, wasReceived: wasReceived, state: state, shared: .ofTheReducingStation()))
+      Reduction(
+        action: action, wasReceived: wasReceived, state: state, shared: .ofTheReducingStation(), reply: reply)
+    )
     return runsEffects ? effect.map { .received($0) } : .none
+  }
+
+  /// `effect` with what it asks of a host as a host would do it: a reminder becomes an effect that
+  /// waits on the test's clock until its deadline, as far from the test's `date` as it is from the
+  /// reduction's, then pours its action; one of the same id replaces it, `cancelReminder` cancels
+  /// it. A reply is kept, for ``TestStation/replies``.
+  func hosting(_ effect: Effect<Base.Action>, reply: inout (any Sendable)?) -> Effect<Base.Action> {
+    var taken: [HostedEffect<Base.Action>] = []
+    var effect = effect.takingHostedEffects(into: &taken)
+    let values = dependencies.current
+    for request in taken {
+      switch request {
+      case .remind(let id, let deadline, let action):
+        let delay = deadline.timeIntervalSince(values.date.now)
+        let clock = values.clock
+        effect = effect.merge(
+          with: Effect.run(
+            operation: { pour in
+              try await clock.sleep(for: .milliseconds(Int64((max(0, delay) * 1_000).rounded())))
+              await pour(action)
+            }, fileID: "a reminder (Effect.remind(_:at:id:))", line: 0
+          ).cancellable(id: TestReminderID(id: id), cancelInFlight: true))
+      case .cancelReminder(let id):
+        effect = effect.merge(with: .cancel(id: TestReminderID(id: id)))
+      case .reply(let value):
+        reply = value
+      }
+    }
+    return effect
   }
 
   /// The feature's reduction with the test's dependencies in force: what the Station runs, and
@@ -134,4 +170,9 @@ extension TestAction: DumpsAsDescription {
     case .poured(let action), .received(let action), .replayed(let action): Dump.line(action)
     }
   }
+}
+
+/// The cancellation id of a reminder's effect under a ``TestStation``.
+struct TestReminderID: Hashable, Sendable {
+  let id: String
 }

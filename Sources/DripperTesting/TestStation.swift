@@ -310,3 +310,16 @@ final class RootDismissal: Sendable {
     state.withLock { $0.cancelEffects = cancelEffects }
   }
 }
+
+extension TestStation where Action: ReplyingAction {
+  /// What the feature replied, in the order it replied: what a `StationHost` answers the requests
+  /// that reach it with (see `Effect.reply(_:)`).
+  ///
+  /// ```swift
+  /// await station.pour(.withdraw(500))
+  /// #expect(station.replies.last == .refused("would overdraw"))
+  /// ```
+  public var replies: [Action.Reply] {
+    log.reductions(from: 0).compactMap { $0.reply as? Action.Reply }
+  }
+}
