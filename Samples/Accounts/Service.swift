@@ -57,9 +57,9 @@ final class Service: Sendable {
         group.addTask { [self] in
           while let first = tally.nextChunk() {
             for number in first..<min(first + chunk, options.accounts) {
-              let bonusAt = Date().addingTimeInterval(options.bonusAfter)
               do {
-                let receipt = try await host.pour(.open(bonusAt: bonusAt), to: Self.key(number), id: "open")
+                let receipt = try await host.pour(
+                  .open(bonusAfter: options.bonusAfter), to: Self.key(number), id: "open")
                 tally.opened.add(1, ordering: .relaxed)
                 if receipt.duplicate { tally.duplicates.add(1, ordering: .relaxed) }
               } catch {

@@ -7,13 +7,32 @@ import Testing
 @Suite struct AccountsTests {
   @Test func anAccountOpensOnceAndSetsItsBonus() {
     var state = Account.State()
-    let bonusAt = Date(timeIntervalSince1970: 1_800_000_000)
-    _ = Account().reduce(into: &state, action: .open(bonusAt: bonusAt))
-    _ = Account().reduce(into: &state, action: .open(bonusAt: bonusAt))
+    _ = Account().reduce(into: &state, action: .open(bonusAfter: 3600))
+    _ = Account().reduce(into: &state, action: .open(bonusAfter: 3600))
     #expect(state == Account.State(opens: 2, balance: 100, bonusPaid: false))
     _ = Account().reduce(into: &state, action: .payBonus)
     _ = Account().reduce(into: &state, action: .payBonus)
     #expect(state.balance == 110)
+  }
+
+  /// A run killed with -9 opens the same accounts again under the same request ids: the retried
+  /// request is the same action, so it is recognized and applied once. (Before, the action carried
+  /// a deadline computed from the time of each run, the retry was another action, and the host
+  /// refused it as a request id reused: CI's resumed run failed on every account it retried.)
+  @Test func anOpenRetriedByALaterRunIsAppliedOnce() async throws {
+    let folder = NSTemporaryDirectory() + "accounts-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    for run in 0..<2 {
+      let host = try StationHost<String, Account>(storage: .folder(folder, codec: .json)) { _ in
+        Account.State()
+      } dripper: { _ in
+        Account()
+      }
+      let receipt = try await host.pour(.open(bonusAfter: 3600), to: "acct-1", id: "open")
+      #expect(receipt.duplicate == (run == 1))
+      #expect(try await host.state(of: "acct-1") == Account.State(opens: 1, balance: 100))
+      await host.close()
+    }
   }
 
   @Test func badFlagsAreOneLine() {
