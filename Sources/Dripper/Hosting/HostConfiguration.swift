@@ -62,8 +62,9 @@ public struct HostStorage<State: Sendable, Action: Sendable>: Sendable {
   /// deployed. If a deploy changed a rule those actions went through (a withdrawal limit), the
   /// replay can reach another state than the one the key acknowledged: the digest says so, and
   /// the key fails (``ReplayDivergencePolicy/fail``) or goes on with a ``Diagnostic``
-  /// (``ReplayDivergencePolicy/report``). The digest hashes the state's text as a test failure
-  /// shows it, sets and dictionaries sorted, so it is the same in every process; it is checked only
+  /// (``ReplayDivergencePolicy/report``). The digest hashes the state's fields as a test failure
+  /// shows them, the elements of its sets and dictionaries in any order, so it is the same in every
+  /// process; it is checked only
   /// for entries recorded under the schema version now deployed (a deploy that declares a new
   /// ``JournalSchema`` version says the change is meant). `every: 0` records none.
   public func checkingReplays(every: Int, onDivergence policy: ReplayDivergencePolicy) -> Self {
@@ -103,11 +104,10 @@ struct ReplayCheck: Sendable {
   let every: Int
   let policy: ReplayDivergencePolicy
 
-  /// The digest of a hosted key's state: of the feature's state, as ``StateHash/dump`` hashes it.
+  /// The digest of a hosted key's state: of the feature's state (see `StateDigest`).
   func hash<State, Action>() -> StateHash<HostedState<State, Action>>? {
     guard every > 0 else { return nil }
-    let dump = StateHash<State>.dump
-    return StateHash { dump($0.value) }
+    return StateHash { StateDigest.of($0.value) }
   }
 
   /// The key's failure, if the policy fails it for `divergence`.

@@ -25,6 +25,7 @@ extension HostTable {
   }
 
   mutating func unlink(_ key: Key) {
+    if lastPosted?.key == key { lastPosted = nil }
     guard let index = nodeOfKey.removeValue(forKey: key) else { return }
     nodes[index].resident = nil
     detach(index)

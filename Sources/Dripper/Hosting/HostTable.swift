@@ -26,7 +26,9 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
     case resident(Resident, node: Int)
     case activating(buffer: [Pending])
     case passivating(Resident, buffer: [Pending], evicted: Bool)
-    case passive(Stored)
+    /// Boxed: a stored state is larger than the other cases, and every key's slot, resident or
+    /// not, is as large as the largest case.
+    indirect case passive(Stored)
     case failed(JournalError, retryAt: Int64)
   }
 
@@ -81,6 +83,9 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
   var freeNodes: [Int] = []
   @usableFromInline var head = -1
   @usableFromInline var tail = -1
+  /// The key the last pour found resident, and its node: a burst of pours to one key skips the
+  /// hash of the key, the most of a lookup. Forgotten when the key leaves the residents.
+  @usableFromInline var lastPosted: (key: Key, node: Int)?
   /// The most keys resident or activating before the least recently used idle ones are
   /// passivated.
   let maximumResident: Int
@@ -109,7 +114,15 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
   mutating func postIfResident<Result>(_ key: Key, at now: Int64, _ post: (Resident) -> Result) -> Result? {
     // The node's index, then the Station in the node: no copy of the key's slot, an enum whose
     // copy cost more than the rest of the lookup.
-    guard let node = nodeOfKey[key], let resident = nodes[node].resident else { return nil }
+    let node: Int
+    if let last = lastPosted, last.key == key {
+      node = last.node
+    } else {
+      guard let found = nodeOfKey[key] else { return nil }
+      node = found
+      lastPosted = (key, found)
+    }
+    guard let resident = nodes[node].resident else { return nil }
     touch(node, at: now)
     return post(resident)
   }
@@ -170,23 +183,32 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
   /// The least recently used idle residents to passivate so that no more than
   /// ``maximumResident`` are resident or activating, now marked passivating. Busy ones stay: the
   /// cap is exceeded until they are idle, when the host asks again.
+  ///
+  /// It looks at a bounded number of the least recently used residents (four for each key it wants,
+  /// at most ``evictionsAtOnce`` keys at once), so that a use costs the same however many keys are
+  /// busy: under a storm of activations, when most residents have a pour still waiting, looking at
+  /// every one for each activation made the host quadratic (40,000 keys through a cap of 1,000:
+  /// minutes). Keys it does not reach are found by the next uses, and by ``busyAboveCap(isIdle:)``.
   mutating func evictions(isIdle: (Resident) -> Bool) -> [(key: Key, resident: Resident)] {
-    var excess = counts.resident + counts.activating - maximumResident
-    guard excess > 0 else { return [] }
+    var wanted = min(counts.resident + counts.activating - maximumResident, Self.evictionsAtOnce)
+    guard wanted > 0 else { return [] }
+    var looks = wanted * 4
     var victims: [(key: Key, resident: Resident)] = []
     var index = tail
-    while excess > 0, index >= 0 {
+    while wanted > 0, looks > 0, index >= 0 {
       let node = nodes[index]
       index = node.previous
-      guard node.pins == 0, case .resident(let resident, _)? = slots[node.key], isIdle(resident) else {
-        continue
-      }
+      looks -= 1
+      guard node.pins == 0, let resident = node.resident, isIdle(resident) else { continue }
       beginPassivation(of: node.key, resident, evicted: true)
       victims.append((node.key, resident))
-      excess -= 1
+      wanted -= 1
     }
     return victims
   }
+
+  /// The most keys one use passivates to make room, or waits on to: see ``evictions(isIdle:)``.
+  static var evictionsAtOnce: Int { 16 }
 
   // MARK: - Activation
 
@@ -202,15 +224,19 @@ struct HostTable<Key: Hashable, Resident, Stored, Pending> {
   }
 
   /// The residents above the cap that are busy, least recently used first: those the host waits
-  /// on, to passivate them as soon as they are idle.
+  /// on, to passivate them as soon as they are idle. Keys still activating are not counted: they
+  /// make room for themselves as they come (see ``evictions(isIdle:)``).
+  ///
+  /// At most ``evictionsAtOnce`` of them, the least recently used: each, once idle, makes the host
+  /// look again.
   func busyAboveCap(isIdle: (Resident) -> Bool) -> [(key: Key, resident: Resident)] {
-    var excess = counts.resident + counts.activating - maximumResident
+    var excess = min(counts.resident - maximumResident, Self.evictionsAtOnce)
     var busy: [(key: Key, resident: Resident)] = []
     var index = tail
     while excess > 0, index >= 0 {
       let node = nodes[index]
       index = node.previous
-      guard case .resident(let resident, _)? = slots[node.key] else { continue }
+      guard let resident = node.resident else { continue }
       if node.pins > 0 || !isIdle(resident) { busy.append((node.key, resident)) }
       excess -= 1
     }

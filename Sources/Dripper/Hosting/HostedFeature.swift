@@ -9,8 +9,10 @@
 enum HostedAction<Action: Sendable>: Sendable {
   /// An action of the feature: poured by a caller, or by the feature's effects.
   case action(Action)
-  /// An action applied once per request id (see ``StationHost/pour(_:to:id:)``).
-  case request(HostedRequest<Action>)
+  /// An action applied once per request id (see ``StationHost/pour(_:to:id:)``). Boxed: a
+  /// request carries much more than an action, and the enum stays the size of an action, which
+  /// every pour copies into its Station's mailbox.
+  indirect case request(HostedRequest<Action>)
   /// Pours the actions of the reminders due at the date, in the order of their deadlines.
   case fireDue(Date)
 }
@@ -160,7 +162,8 @@ struct HostedFeature<Base: Dripper>: Dripper {
         case .action(let action):
           // A key in memory, the common pour: nothing but the count around the feature.
           state.sequence += 1
-          return hosting.run(action, in: &state).effect
+          let effect = reduceBase(&state.value, action)
+          return effect.isNone ? .none : hosting.embedded(effect, in: &state).effect
         case .request(let request):
           let (effect, answer) = hosting.reduce(action, in: &state)
           if let answer { request.ticket?.answer(answer) }

@@ -22,6 +22,10 @@ struct HostedState<State: Sendable, Action: Sendable>: Sendable {
   }
 }
 
+extension HostedState: WrapsFeatureState {
+  var featureState: Any { value }
+}
+
 /// A reminder a key has set, waiting for its deadline.
 @usableFromInline
 struct PendingReminder<Action: Sendable>: Sendable {
@@ -30,29 +34,35 @@ struct PendingReminder<Action: Sendable>: Sendable {
 }
 
 /// A key's reminders by id, and their deadlines in a heap: the earliest in O(1), a reminder set,
-/// replaced or cancelled in O(log n) (amortized: a replaced deadline stays in the heap, stale,
-/// until it reaches the top or the stale ones outnumber the live).
+/// replaced or cancelled in O(log n) (amortized: a replaced or cancelled one stays in the heap,
+/// stale, until it reaches the top or the stale ones outnumber the live).
 @usableFromInline
 struct ReminderTable<Action: Sendable>: Sendable {
   struct Due: Comparable, Sendable {
     var deadline: Date
     var id: String
+    /// Which setting of the id this is: an entry of an earlier one is stale.
+    var generation: UInt64
 
-    static func < (lhs: Due, rhs: Due) -> Bool { (lhs.deadline, lhs.id) < (rhs.deadline, rhs.id) }
+    static func < (lhs: Due, rhs: Due) -> Bool {
+      (lhs.deadline, lhs.id, lhs.generation) < (rhs.deadline, rhs.id, rhs.generation)
+    }
   }
 
-  private(set) var byID: [String: PendingReminder<Action>] = [:]
+  private(set) var byID: [String: (reminder: PendingReminder<Action>, generation: UInt64)] = [:]
   private var heap = MinHeap<Due>()
+  private var generations: UInt64 = 0
 
   var isEmpty: Bool { byID.isEmpty }
   var count: Int { byID.count }
 
-  subscript(id: String) -> PendingReminder<Action>? { byID[id] }
+  subscript(id: String) -> PendingReminder<Action>? { byID[id]?.reminder }
 
   /// Sets reminder `id`, replacing one of the same id.
   mutating func set(_ id: String, _ reminder: PendingReminder<Action>) {
-    byID[id] = reminder
-    heap.insert(Due(deadline: reminder.deadline, id: id))
+    generations += 1
+    byID[id] = (reminder, generations)
+    heap.insert(Due(deadline: reminder.deadline, id: id, generation: generations))
     compactIfStale()
   }
 
@@ -64,12 +74,15 @@ struct ReminderTable<Action: Sendable>: Sendable {
   /// The earliest deadline. The heap's top is always live (see ``dropStaleTop()``).
   var earliest: Date? { heap.min?.deadline }
 
+  /// How many entries the heap holds, stale ones included.
+  var entriesInHeap: Int { heap.count }
+
   /// Removes and returns the reminders due at `now`, earliest first (ties by id).
   mutating func takeDue(at now: Date) -> [(id: String, reminder: PendingReminder<Action>)] {
     var due: [(id: String, reminder: PendingReminder<Action>)] = []
     while let top = heap.min, top.deadline <= now {
       _ = heap.removeMin()
-      guard let reminder = byID[top.id], reminder.deadline == top.deadline else { continue }
+      guard let (reminder, generation) = byID[top.id], generation == top.generation else { continue }
       byID[top.id] = nil
       due.append((top.id, reminder))
     }
@@ -77,21 +90,24 @@ struct ReminderTable<Action: Sendable>: Sendable {
     return due
   }
 
+  private func isLive(_ due: Due) -> Bool { byID[due.id]?.generation == due.generation }
+
   /// Drops stale entries from the top, so that ``earliest`` reads the top alone.
   private mutating func dropStaleTop() {
-    while let top = heap.min, byID[top.id]?.deadline != top.deadline { _ = heap.removeMin() }
+    while let top = heap.min, !isLive(top) { _ = heap.removeMin() }
   }
 
   private mutating func compactIfStale() {
     dropStaleTop()
     if heap.count > 64, heap.count > 2 * byID.count {
-      heap.filter { byID[$0.id]?.deadline == $0.deadline }
+      let live = byID
+      heap.filter { live[$0.id]?.generation == $0.generation }
     }
   }
 
   /// The reminders, by id.
   var sorted: [(id: String, reminder: PendingReminder<Action>)] {
-    byID.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    byID.sorted { $0.key < $1.key }.map { ($0.key, $0.value.reminder) }
   }
 }
 

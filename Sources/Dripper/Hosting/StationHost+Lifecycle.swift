@@ -19,13 +19,16 @@ extension StationHost {
     switch storage {
     case .memory:
       let state = stored ?? Hosted.State(value: initialState(key), requests: requests)
-      activated(key, Resident(station: stations.make(self, key, state, nil), log: nil), recovered: false)
+      activated(
+        key, Resident(station: stations.make(self, key, state, nil)), recovered: false,
+        reminder: state.reminders.earliest)
     case .folder(let folder):
       activity.begin()
       StorageThreads.shared.run { [self] in
         defer { activity.end() }
         switch recover(key, from: folder) {
-        case .success(let (resident, recovered)): activated(key, resident, recovered: recovered)
+        case .success(let (resident, recovered, reminder)):
+          activated(key, resident, recovered: recovered, reminder: reminder)
         case .failure(let error): activationFailed(key, error)
         }
       }
@@ -62,11 +65,11 @@ extension StationHost {
     }
   }
 
-  /// Recovers `key` from its folder: its Station, and whether the folder held a history. A key
-  /// with no folder gets its initial state and a log that makes its folder when it first records:
-  /// a read creates nothing on disk.
+  /// Recovers `key` from its folder: its Station, whether the folder held a history, and its
+  /// earliest reminder. A key with no folder gets its initial state and a log that makes its
+  /// folder when it first records: a read creates nothing on disk.
   private func recover(_ key: Key, from folder: FolderStorage<State, Action>) -> Result<
-    (Resident, Bool), JournalError
+    (Resident, recovered: Bool, reminder: Date?), JournalError
   > {
     let text = KeyFolder.canonical(key.stationKeyText)
     let (path, hashed) = KeyFolder.path(of: text, in: folder.path)
@@ -83,7 +86,7 @@ extension StationHost {
         sequence: 0, file: nil,
         open: { HostFolder.create(text, at: path, hashed: hashed, under: folder.path, journal: journal) },
         durability: folder.durability)
-      return .success((resident(key, initial, log: log, journal: journal, folder: folder), false))
+      return .success((resident(key, initial, log: log, journal: journal, folder: folder), false, nil))
     case .success(true):
       if hashed, let error = KeyFolder.claim(path, for: text) { return .failure(error) }
       let state: Hosted.State
@@ -104,7 +107,7 @@ extension StationHost {
       let station = resident(key, state, log: log, journal: journal, folder: folder)
       journal.reportRecovery(to: station.station)
       let history = state.sequence > 0 || journal.recovery?.snapshotSequence != nil
-      return .success((station, history))
+      return .success((station, history, state.reminders.earliest))
     }
   }
 
@@ -127,18 +130,16 @@ extension StationHost {
   }
 
   /// The key's Station is live: the pours that waited are posted, in order, before anyone else's,
-  /// and its reminders are known to the host's timer.
-  func activated(_ key: Key, _ resident: Resident, recovered: Bool) {
+  /// and its earliest reminder, `reminder`, is known to the host's timer: what its state says it
+  /// waits for, which an index's hint may not (a reminder moved later, or recovered from a
+  /// snapshot).
+  func activated(_ key: Key, _ resident: Resident, recovered: Bool, reminder: Date?) {
+    if let reminder { reminders.changed(key, reminder) }
     let handed = table.withLock { table in
       Self.post(table.activated(key, resident, at: activity.tick), to: resident, of: key, in: &table)
     }
     handed.deliver(resident)
     if recovered { recoveries.add(1, ordering: .relaxed) }
-    Task { [reminders] in
-      // What the key's state says it waits for, which a hint may not: a reminder moved later, or
-      // recovered from a snapshot.
-      if let earliest = await resident.station.state.reminders.earliest { reminders.changed(key, earliest) }
-    }
     observer.activated?(key)
     reportCounts()
     // Keys kept above the cap while busy are waited on, to go once idle.
@@ -303,8 +304,10 @@ extension StationHost {
 
   /// Passivates, as soon as they are idle, the keys kept above the cap while they were busy.
   func trimToCap() {
-    let (victims, busy) = table.withLock { table in
-      (table.evictions(isIdle: Self.isIdle), table.busyAboveCap(isIdle: Self.isIdle))
+    typealias Keys = [(key: Key, resident: Resident)]
+    let (victims, busy) = table.withLock { table -> (Keys, Keys) in
+      guard table.counts.resident > table.maximumResident else { return ([], []) }
+      return (table.evictions(isIdle: Self.isIdle), table.busyAboveCap(isIdle: Self.isIdle))
     }
     passivate(victims, reason: .evicted)
     for (key, resident) in busy {

@@ -56,9 +56,10 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
   @usableFromInline typealias KeyJournal = DurableJournal<Hosted.State, Hosted.Action>
 
   /// A key's live Station, and, for a key kept in a folder, the log its reductions record to and
-  /// its journal, which writes its snapshots.
+  /// its journal, which writes its snapshots. An object: a pour to a resident key copies it out of
+  /// the table, one retain.
   @usableFromInline
-  struct Resident: Sendable {
+  final class Resident: Sendable {
     @usableFromInline let station: KeyStation
     @usableFromInline let log: KeyLog?
     let journal: KeyJournal?

@@ -94,8 +94,16 @@ final class StationSharing: Sendable {
       }
       for child in mirror.children { visit(child.value, depth: depth + 1) }
     }
-    visit(value, depth: 0)
+    // A host's key: only the feature's state can hold a shared value, and the request window
+    // and the reminders beside it are many values to reflect on for nothing.
+    visit((value as? any WrapsFeatureState)?.featureState ?? value, depth: 0)
   }
+}
+
+/// A state that wraps a feature's state with values that never hold a ``Shared``: what a Station
+/// looks through for its shared values is the feature's state alone.
+protocol WrapsFeatureState {
+  var featureState: Any { get }
 }
 
 /// A ``Shared`` of any type, as a Station finds the shared values in its state.
