@@ -210,6 +210,24 @@ func profile(_ mode: String) async -> Bool {
     var last: PourTask?
     for _ in 0..<n { last = host.pour(.increase, to: 1) }
     await last?.finish()
+  case "hostactivate":
+    let host = counterHost(lifetime: HostLifetime(idleAfter: nil, maximumResident: 1_000_000))
+    for round in 0..<(n / 100_000) {
+      let keys = (round * 20_000)..<((round + 1) * 20_000)
+      var last: PourTask?
+      for key in keys { last = host.pour(.increase, to: key) }
+      await last?.finish()
+    }
+  case "hostwrite":
+    let directory = hostScratch()
+    defer { removeTree(directory) }
+    let writer = counterHost(
+      storage: .folder(directory, codec: .json, durability: .everyActions(1_000)),
+      lifetime: HostLifetime(idleAfter: nil, maximumResident: 1_000))
+    for key in 0..<(n / 300) { writer.pour(.increase, to: key) }
+    await writer.close()
+  case "hostreminders":
+    await profileReminders()
   case "hostrequest":
     let host = counterHost(lifetime: HostLifetime(idleAfter: nil))
     let ids = (0..<n).map { "request-\($0)" }

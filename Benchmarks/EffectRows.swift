@@ -67,6 +67,7 @@ func cancellableEffects(_ n: Int, whileWaiting: () -> Void = {}) async -> Bool {
 /// process, because in one that ran other rows they would reuse memory those freed.
 func probeMemory(_ kind: String, _ n: Int) async {
   if kind == "host-keys" { return await probeHostKeys(n) }
+  if kind == "passive-keys" { return await probePassiveKeys(n) }
   let before = residentKiB()
   var held = 0
   if kind == "tasks" {

@@ -103,6 +103,7 @@ func hostingRows(_ options: BenchmarkOptions) async -> [Row] {
 
   rows += await recoveryRows(options, group: group)
   await host.close()
+  rows += await durableHostingRows(options, group: group)
   return rows
 }
 
