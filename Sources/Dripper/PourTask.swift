@@ -98,7 +98,7 @@ public struct PourTask: Hashable, Sendable {
   ///
   /// A key kept in a folder holds its effects until the entry of the action that started them is
   /// synced, so `finish()` returns after that; a pour that started none is reduced by then, and
-  /// may still be on its way to the disk. ``StationHost/pour(_:to:id:)`` returns only once its
+  /// may still be on its way to the disk. ``StationHost/pour(_:to:id:effectsIn:)`` returns only once its
   /// entry is durable.
   public var failure: HostError? {
     host.failure(of: number)

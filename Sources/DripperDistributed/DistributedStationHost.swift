@@ -16,7 +16,7 @@ public import Dripper
 /// Only values cross the wire: actions, states, receipts and errors, all `Codable`. The key's
 /// Station, its effects and their closures stay on the node that hosts it. A call that fails after
 /// the remote reduction ran (a lost reply) and is retried with the same request id is applied once:
-/// the key remembers its request ids (see `StationHost.pour(_:to:id:)`).
+/// the key remembers its request ids (see `StationHost.pour(_:to:id:effectsIn:)`).
 ///
 /// Errors a caller sees are ``DistributedHostError``s, `Codable`: a key whose storage failed, a key
 /// another node holds, a call of a protocol version this node does not speak.

@@ -9,7 +9,7 @@
 enum HostedAction<Action: Sendable>: Sendable {
   /// An action of the feature: poured by a caller, or by the feature's effects.
   case action(Action)
-  /// An action applied once per request id (see ``StationHost/pour(_:to:id:)``). Boxed: a
+  /// An action applied once per request id (see ``StationHost/pour(_:to:id:effectsIn:)``). Boxed: a
   /// request carries much more than an action, and the enum stays the size of an action, which
   /// every pour copies into its Station's mailbox.
   indirect case request(HostedRequest<Action>)
@@ -70,9 +70,11 @@ final class RequestTicket: Sendable {
   }
 
   @usableFromInline let outcome = Promise<Outcome>()
+  /// What the effects of the request's reduction run inside, if the caller gave a scope.
+  @usableFromInline let scope: RequestScope?
 
   @usableFromInline
-  init() {}
+  init(scope: RequestScope? = nil) { self.scope = scope }
 
   deinit { outcome.fulfill(.dropped) }
 
@@ -216,7 +218,8 @@ struct Hosting<State: Sendable, Action: Sendable>: Sendable {
         return (.none, .applied(receipt, reply: entry.reply, entry: state.sequence, log: nil))
       }
       let sequence = state.sequence
-      let (effect, reply) = run(request.action, in: &state)
+      var (effect, reply) = run(request.action, in: &state)
+      if let scope = request.ticket?.scope { effect = effect.scoped(in: scope) }
       state.requests.insert(
         request.id,
         RequestWindow.Entry(

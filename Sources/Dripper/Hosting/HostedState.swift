@@ -111,7 +111,7 @@ struct ReminderTable<Action: Sendable>: Sendable {
   }
 }
 
-/// How long a key remembers the requests it applied (see ``StationHost/pour(_:to:id:)``): the last
+/// How long a key remembers the requests it applied (see ``StationHost/pour(_:to:id:effectsIn:)``): the last
 /// `count` of them, each for at most `age`.
 ///
 /// ```swift

@@ -23,7 +23,7 @@ public struct PourReceipt: Sendable, Hashable, Codable, CustomStringConvertible 
 
 /// An action type whose requests a hosted feature answers with a value: accepted, refused with a
 /// reason, a new balance. Its reduction says so with ``Effect/reply(_:)``, and
-/// ``StationHost/ask(_:to:id:)`` returns it.
+/// ``StationHost/ask(_:to:id:effectsIn:)`` returns it.
 ///
 /// ```swift
 /// enum Action: Codable, Sendable, ReplyingAction {
@@ -43,7 +43,7 @@ public protocol ReplyingAction: Sendable {
 }
 
 extension Effect where Action: ReplyingAction {
-  /// Answers the request this reduction applies: ``StationHost/ask(_:to:id:)`` returns `reply`,
+  /// Answers the request this reduction applies: ``StationHost/ask(_:to:id:effectsIn:)`` returns `reply`,
   /// and a retry of the request's id gets it again.
   ///
   /// ```swift
@@ -61,7 +61,7 @@ extension Effect where Action: ReplyingAction {
   }
 }
 
-/// What a ``StationHost`` answers a request with (see ``StationHost/ask(_:to:id:)``): its receipt,
+/// What a ``StationHost`` answers a request with (see ``StationHost/ask(_:to:id:effectsIn:)``): its receipt,
 /// and the feature's reply.
 public struct Answer<Reply: Codable & Sendable>: Sendable, Codable {
   /// The request's receipt: its number in the key's history, and whether it was a retry.

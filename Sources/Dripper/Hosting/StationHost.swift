@@ -36,12 +36,12 @@ public import Synchronization
 ///   closes its journal; an in-memory one keeps its state value only. Past
 ///   ``HostLifetime/maximumResident``, the least recently used idle keys go first; a key that is
 ///   never idle stays, above the cap, until it is.
-/// - **Once per request.** ``pour(_:to:id:)`` applies an action once per request id: a retry, after
+/// - **Once per request.** ``pour(_:to:id:effectsIn:)`` applies an action once per request id: a retry, after
 ///   a lost reply, a crash or a passivation, gets the first receipt and is not reduced again.
 /// - **Reminders.** ``Effect/remind(_:at:id:)`` asks for an action at a wall-clock deadline, kept in
 ///   the key's state: the host pours it then, activating the key, even after a restart.
 /// - **Failures stay with their key.** A key whose storage is corrupt, full or unreadable fails its
-///   own pours (a ``HostError`` from ``pour(_:to:id:)``, a ``Diagnostic``), is left as it is on
+///   own pours (a ``HostError`` from ``pour(_:to:id:effectsIn:)``, a ``Diagnostic``), is left as it is on
 ///   disk, and is tried again after ``HostLifetime/retryFailedAfter``; every other key goes on.
 ///
 /// See <doc:HostingManyStations> for the model, and how it maps to grains and entities.
@@ -135,7 +135,7 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
   /// - Parameters:
   ///   - storage: In memory, or a folder (see ``HostStorage``).
   ///   - lifetime: When keys are passivated, and on which clock (see ``HostLifetime``).
-  ///   - requests: How long each key remembers the request ids of ``pour(_:to:id:)``.
+  ///   - requests: How long each key remembers the request ids of ``pour(_:to:id:effectsIn:)``.
   ///   - observer: What to tell of the keys' lives (see ``StationHostObserver``).
   ///   - initialState: A key's state the first time it is used.
   ///   - dripper: The feature of a key.
@@ -241,7 +241,7 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
   /// Never blocks and never suspends. Await the returned task for the reduction and every effect
   /// it started: for a key kept in a folder, its effects start once its entry is synced. A pour
   /// whose key's storage failed is not kept: its task ends, and says why in
-  /// ``PourTask/failure`` (``pour(_:to:id:)`` throws it instead).
+  /// ``PourTask/failure`` (``pour(_:to:id:effectsIn:)`` throws it instead).
   @inlinable
   @discardableResult
   public func pour(_ action: Action, to key: Key) -> PourTask {
@@ -268,23 +268,34 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
   /// its request ids with their receipts (see ``RequestRetention``), in its state, so a retry is
   /// known after a passivation or a crash too. The receipt is taken from the reduction itself and
   /// returned once its entry is as durable as the storage's ``JournalDurability`` promises. It
-  /// waits for the reduction, not the effects. Use ``ask(_:to:id:)`` for the feature's reply.
+  /// waits for the reduction, not the effects. Use ``ask(_:to:id:effectsIn:)`` for the feature's
+  /// reply.
   ///
+  /// - Parameters:
+  ///   - action: The action.
+  ///   - key: The key it goes to.
+  ///   - id: The request's id: a retry with the same id is applied once.
+  ///   - scope: What the effects of the request's reduction run inside: the caller's tracing
+  ///     context, say (see ``RequestScope``). `nil` runs them as any effect.
   /// - Throws: ``HostError/storage(key:_:)`` when the key's storage failed (nothing was kept);
   ///   ``HostError/requestMismatch(key:id:)`` when `id` was applied with another action;
   ///   ``HostError/closed`` when the host is closed.
   @inlinable
-  public func pour(_ action: Action, to key: Key, id: String) async throws(HostError) -> PourReceipt {
-    try await request(action, to: key, id: id).receipt
+  public func pour(
+    _ action: Action, to key: Key, id: String, effectsIn scope: RequestScope? = nil
+  ) async throws(HostError) -> PourReceipt {
+    try await request(action, to: key, id: id, effectsIn: scope).receipt
   }
 
   /// Pours a request and waits for its answer: the receipt, and the reply.
   @inlinable
-  func request(_ action: Action, to key: Key, id: String) async throws(HostError) -> (
-    receipt: PourReceipt, reply: HostedReply?
-  ) {
+  func request(_ action: Action, to key: Key, id: String, effectsIn scope: RequestScope? = nil)
+    async throws(HostError) -> (
+      receipt: PourReceipt, reply: HostedReply?
+    )
+  {
     let nonce = nextNonce.wrappingAdd(1, ordering: .relaxed).oldValue
-    let ticket = RequestTicket()
+    let ticket = RequestTicket(scope: scope)
     let outcome = ticket.outcome
     let request = HostedAction.request(
       HostedRequest(id: id, nonce: nonce, time: requestTime(), action: action, ticket: ticket))
@@ -388,12 +399,19 @@ extension StationHost where Action: ReplyingAction {
   ///
   /// The feature answers with ``Effect/reply(_:)`` in the reduction of the request. The reply is
   /// kept with the request id, so a retry gets the first reply, not a new one (see
-  /// ``pour(_:to:id:)`` for the rest).
+  /// ``pour(_:to:id:effectsIn:)`` for the rest).
   ///
-  /// - Throws: as ``pour(_:to:id:)``.
+  /// - Parameters:
+  ///   - action: The action.
+  ///   - key: The key it goes to.
+  ///   - id: The request's id: a retry with the same id gets the first reply.
+  ///   - scope: What the effects of the request's reduction run inside (see ``RequestScope``).
+  /// - Throws: as ``pour(_:to:id:effectsIn:)``.
   @inlinable
-  public func ask(_ action: Action, to key: Key, id: String) async throws(HostError) -> Answer<Action.Reply> {
-    let (receipt, reply) = try await request(action, to: key, id: id)
+  public func ask(
+    _ action: Action, to key: Key, id: String, effectsIn scope: RequestScope? = nil
+  ) async throws(HostError) -> Answer<Action.Reply> {
+    let (receipt, reply) = try await request(action, to: key, id: id, effectsIn: scope)
     return Answer(receipt: receipt, reply: reply?.decoded(as: Action.Reply.self))
   }
 }
