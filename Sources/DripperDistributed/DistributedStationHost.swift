@@ -18,9 +18,13 @@ public import Dripper
 /// the remote reduction ran (a lost reply) and is retried with the same request id is applied once:
 /// the key remembers its request ids (see `StationHost.pour(_:to:id:effectsIn:)`).
 ///
+/// A host is `Codable`, as any distributed actor on a `Codable` system can be: a membership
+/// listing (`ClusterSystem`'s receptionist) can serialize it, and it can be an argument or result of
+/// a distributed call; it decodes to the host it names, through the decoder's actor system.
+///
 /// Errors a caller sees are ``DistributedHostError``s, `Codable`: a key whose storage failed, a key
 /// another node holds, a call of a protocol version this node does not speak.
-public distributed actor DistributedStationHost<Key, State, Action, ActorSystem>
+public distributed actor DistributedStationHost<Key, State, Action, ActorSystem>: Codable
 where
   Key: StationKey & Codable, State: Sendable & Codable, Action: Sendable & Codable,
   ActorSystem: DistributedActorSystem<any Codable>, ActorSystem.ActorID: Codable
@@ -47,6 +51,14 @@ where
   @inlinable
   public init<Feature: Dripper>(host: StationHost<Key, Feature>, actorSystem: ActorSystem)
   where Feature.State == State, Feature.Action == Action {
+    self.init(host: AnyStationHost(host), actorSystem: actorSystem)
+  }
+
+  /// Serves `host`, whose feature replies, on `actorSystem`: its requests are answered with their
+  /// replies (``ask(_:to:id:version:)``).
+  @inlinable
+  public init<Feature: Dripper>(host: StationHost<Key, Feature>, actorSystem: ActorSystem)
+  where Feature.State == State, Feature.Action == Action, Action: ReplyingAction {
     self.init(host: AnyStationHost(host), actorSystem: actorSystem)
   }
 
@@ -160,12 +172,12 @@ where
   /// the membership changes, before the new owners activate them.
   ///
   /// ```swift
-  /// for await listing in await system.receptionist.listing(of: .carts) {
-  ///   router.update(listing)
-  ///   await localHost.release(keysNotOwnedBy: router)
-  /// }
+  /// router.update(hosts)
+  /// try await localHost.release(keysNotOwnedBy: router)
   /// ```
-  public func release(keysNotOwnedBy router: HostRouter<DistributedStationHost>) async {
+  ///
+  /// A distributed call: a node may ask another to release the keys its view gives elsewhere.
+  public distributed func release(keysNotOwnedBy router: HostRouter<DistributedStationHost>) async {
     for key in host.residentKeys() where router.owner(of: key)?.id != id {
       await host.passivate(key)
     }
@@ -227,11 +239,15 @@ extension DistributedStationHost {
   ///   settings.remoteCall.codableErrorAllowance = .custom(allowedTypes: CartHost.errorTypes)
   /// }
   /// ```
-  public static var messageTypes: [any Codable.Type] {
+  public static var messageTypes: [any Codable.Type] { callTypes }
+
+  /// The types every host's calls carry.
+  static var callTypes: [any Codable.Type] {
     [
       Key.self, [Key].self, State.self, Action.self, PourReceipt.self, SubscriptionID.self, String.self,
-      Int.self,
-      DistributedHostError.self, JournalError.self,
+      Int.self, DistributedHostError.self, JournalError.self, DistributedStationHost.self,
+      HostRouter<DistributedStationHost>.self, KeyStateSubscriber<Key, State, ActorSystem>.self,
+      EncodedAnswer.self,
     ]
   }
 
@@ -239,5 +255,58 @@ extension DistributedStationHost {
   /// only allowed errors back must allow (`ClusterSystem`'s `codableErrorAllowance`).
   public static var errorTypes: [any (Error & Codable).Type] {
     [DistributedHostError.self]
+  }
+}
+
+extension DistributedStationHost {
+  /// Pours `action` into `key` once per request `id`; the receipt and the feature's reply as JSON
+  /// (what ``ask(_:to:id:version:)`` sends; a distributed function of a constrained extension is
+  /// not called with the conformance it needs, so the reply crosses encoded).
+  public distributed func answer(
+    _ action: Action, to key: Key, id: String, version: Int = DistributedStationHost.protocolVersion
+  ) async throws -> EncodedAnswer {
+    try Self.check(version)
+    let host = self.host
+    let request: @Sendable () async throws(HostError) -> EncodedAnswer = { () async throws(HostError) in
+      if let ask = host.ask { return try await ask(action, key, id) }
+      return EncodedAnswer(receipt: try await host.pour(action, key, id), reply: nil)
+    }
+    do {
+      return try await request()
+    } catch {
+      return try await Self.retryingHeldKeys(key, after: error, request)
+    }
+  }
+}
+
+extension DistributedStationHost where Action: ReplyingAction {
+  /// Pours `action` into `key` once per request `id`, and returns the feature's reply with the
+  /// receipt, after its reduction: what ``StationHost/ask(_:to:id:effectsIn:)`` returns, across the
+  /// wire. A retry of the same id gets the first reply.
+  ///
+  /// ```swift
+  /// let answer = try await owner.ask(.withdraw(30), to: "alice", id: request.idempotencyKey)
+  /// ```
+  ///
+  /// A host erased without its feature's replies (an ``AnyStationHost`` made where the action was
+  /// not known to reply) answers with no reply. A node of an older version, without this call,
+  /// fails it as its actor system fails a call it does not know; nothing is applied there.
+  ///
+  /// - Parameters:
+  ///   - action: The action to reduce.
+  ///   - key: The key whose Station reduces it.
+  ///   - id: The request's id, unique per logical request; a retry passes the same id.
+  ///   - version: The caller's protocol version (``protocolVersion``).
+  /// - Throws: ``DistributedHostError``, or the actor system's error for a call that failed.
+  public nonisolated func ask(
+    _ action: Action, to key: Key, id: String, version: Int = DistributedStationHost.protocolVersion
+  ) async throws -> Answer<Action.Reply> {
+    let answer = try await answer(action, to: key, id: id, version: version)
+    return Answer(receipt: answer.receipt, reply: answer.reply(as: Action.Reply.self))
+  }
+
+  /// The types of the host's calls, its replies' included: see ``messageTypes``.
+  public static var messageTypes: [any Codable.Type] {
+    callTypes + [Action.Reply.self]
   }
 }

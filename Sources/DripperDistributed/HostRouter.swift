@@ -1,6 +1,12 @@
 public import Distributed
 public import Dripper
 
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// Which host owns a key, among the hosts a membership listing offers: rendezvous
 /// (highest-random-weight) hashing, so that a node joining or leaving moves only the keys it must.
 ///
@@ -11,12 +17,16 @@ public import Dripper
 /// ```
 ///
 /// Each key is given to the host whose weight for it is highest: a hash of the key's text and the
-/// host's id as text. Every node that sees the same hosts picks the same owner, with nothing to
-/// share but the listing; a host that leaves gives its keys to the others, each to its next-best
-/// host, and a host that joins takes from each of the others only the keys it now weighs highest.
-/// The ids' text must be the same on every node (`ClusterSystem`'s and the local testing system's
-/// are).
-public struct HostRouter<Host: DistributedActor>: Sendable {
+/// host's id as it travels — its JSON encoding, keys sorted — never as it prints. Every node that
+/// sees the same hosts picks the same owner, with nothing to share but the listing; a host that
+/// leaves gives its keys to the others, each to its next-best host, and a host that joins takes
+/// from each of the others only the keys it now weighs highest. (`ClusterSystem` prints a local
+/// actor's id without its node and a remote one with it: hashing the text split the keys between
+/// nodes that disagreed on two thirds of them.)
+///
+/// A router is `Codable` when its hosts are: a node can hand its view of the hosts to another
+/// (``DistributedStationHost/release(keysNotOwnedBy:)`` is a distributed call).
+public struct HostRouter<Host: DistributedActor>: Sendable where Host.ID: Encodable {
   /// The hosts, and the hash of each one's id, taken once.
   private var members: [(host: Host, seed: UInt64)]
 
@@ -34,7 +44,7 @@ public struct HostRouter<Host: DistributedActor>: Sendable {
   public mutating func update(_ hosts: some Sequence<Host>) -> Bool {
     var seen = Set<Host.ID>()
     let new: [(host: Host, seed: UInt64)] = hosts.filter { seen.insert($0.id).inserted }.map {
-      (host: $0, seed: Self.hash("\($0.id)", seed: 0))
+      (host: $0, seed: Self.hash(Self.placementText(of: $0.id), seed: 0))
     }
     let changed = Set(new.map(\.host.id)) != Set(members.map(\.host.id))
     members = new.sorted { $0.seed < $1.seed }
@@ -52,6 +62,15 @@ public struct HostRouter<Host: DistributedActor>: Sendable {
     return best?.host
   }
 
+  /// An id as it travels: its JSON encoding with its keys sorted, the same on every node that
+  /// holds it, local or remote (an id that cannot be encoded falls back to its description).
+  static func placementText(of id: Host.ID) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    guard let data = try? encoder.encode(id) else { return "\(id)" }
+    return String(decoding: data, as: UTF8.self)
+  }
+
   /// A 64-bit hash of `text` from `seed`, the same in every process: FNV-1a over the bytes, then
   /// mixed as MurmurHash3's finalizer does, so that close texts and seeds get unrelated weights.
   static func hash(_ text: String, seed: UInt64) -> UInt64 {
@@ -66,5 +85,17 @@ public struct HostRouter<Host: DistributedActor>: Sendable {
     value &*= 0xc4ce_b9fe_1a85_ec53
     value ^= value >> 33
     return value
+  }
+}
+
+extension HostRouter: Codable where Host: Codable {
+  /// A router over the hosts `decoder` lists.
+  public init(from decoder: any Decoder) throws {
+    self.init(hosts: try [Host](from: decoder))
+  }
+
+  /// Lists the hosts.
+  public func encode(to encoder: any Encoder) throws {
+    try hosts.encode(to: encoder)
   }
 }

@@ -35,7 +35,7 @@ enum DistributedNodeMain {
     }
     let host = DistributedStationHost(host: local, actorSystem: system)
     try wire.serve(system)
-    FileHandle.standardOutput.write(Data("ready \(host.id)\n".utf8))
+    FileHandle.standardOutput.write(Data("ready \(host.id.node)/\(host.id.number)\n".utf8))
     while true { try await Task.sleep(for: .seconds(3_600)) }
   }
 }

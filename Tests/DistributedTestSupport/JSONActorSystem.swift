@@ -4,20 +4,52 @@ public import Foundation
 import Synchronization
 
 /// An actor's id on a ``JSONActorSystem``: the node it lives on and its number there.
+///
+/// It prints as `ClusterSystem`'s ids do: an id made on its own node without the node
+/// (`/user/7`), one that came over the wire with it (`sact://a/user/7`). Equality, hashing and the
+/// encoding ignore how it prints: code that keys anything by an id's text disagrees between nodes.
 public struct NodeActorID: Hashable, Sendable, Codable, CustomStringConvertible {
   /// The node the actor lives on.
   public let node: String
   /// Its number on its node.
   public let number: UInt64
+  /// Whether it came over the wire (decoded), which makes it print its node.
+  private var received = false
 
-  /// Makes one.
+  /// Makes one, as its own node does.
   public init(node: String, number: UInt64) {
     self.node = node
     self.number = number
   }
 
-  /// `node/number`: the same text on every node.
-  public var description: String { "\(node)/\(number)" }
+  /// Reads one that came over the wire.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    node = try container.decode(String.self, forKey: .node)
+    number = try container.decode(UInt64.self, forKey: .number)
+    received = true
+  }
+
+  /// Writes the node and the number.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(node, forKey: .node)
+    try container.encode(number, forKey: .number)
+  }
+
+  private enum CodingKeys: String, CodingKey { case node, number }
+
+  /// The same node and number, however each prints.
+  public static func == (lhs: Self, rhs: Self) -> Bool { lhs.node == rhs.node && lhs.number == rhs.number }
+
+  /// Hashes the node and the number.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(node)
+    hasher.combine(number)
+  }
+
+  /// `/user/NUMBER` as made on its node, `sact://NODE/user/NUMBER` as received.
+  public var description: String { received ? "sact://\(node)/user/\(number)" : "/user/\(number)" }
 }
 
 /// A distributed actor system for the tests: every call and every result is encoded as JSON, through

@@ -42,9 +42,7 @@ import Testing
 
     router.update(try remote(nodes, from: client))
     for node in nodes.prefix(2) {
-      await node.host!.whenLocal { host in
-        await host.release(keysNotOwnedBy: HostRouter(hosts: nodes.compactMap { $0.host }))
-      }
+      try await node.host!.release(keysNotOwnedBy: HostRouter(hosts: nodes.compactMap { $0.host }))
     }
     var movedToC = 0
     for key in keys {
