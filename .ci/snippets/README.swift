@@ -92,3 +92,23 @@ extension CasePath<AppFeature.Action, PresentationAction<Editor.Action>> {
 extension CasePath<AppFeature.Action, IdentifiedAction<Row.State.ID, Row.Action>> {
   static var rows: Self { Self(AppFeature.Action.rows) { if case .rows(let a) = $0 { a } else { nil } } }
 }
+
+/// The wallet the README's host serves: a balance, withdrawals answered.
+struct Wallet: Dripper {
+  struct State: Codable, Sendable { var balance = 0 }
+  enum Action: Codable, Sendable, ReplyingAction {
+    typealias Reply = String
+    case withdraw(Int)
+  }
+  var body: some DripperOf<Self> {
+    Drip { state, action in
+      switch action {
+      case .withdraw(let amount):
+        guard state.balance >= amount else { return .reply("would overdraw") }
+        state.balance -= amount
+        return .reply("ok")
+      }
+    }
+  }
+}
+let idempotencyKey = "request-1"

@@ -239,7 +239,15 @@ extension DistributedStationHost {
   ///   settings.remoteCall.codableErrorAllowance = .custom(allowedTypes: CartHost.errorTypes)
   /// }
   /// ```
-  public static var messageTypes: [any Codable.Type] { callTypes }
+  public static var messageTypes: [any Codable.Type] {
+    guard let replying = Action.self as? any ReplyingAction.Type else { return callTypes }
+    return callTypes + [replyType(of: replying)]
+  }
+
+  /// The reply type of a replying action.
+  private static func replyType<Replying: ReplyingAction>(of _: Replying.Type) -> any Codable.Type {
+    Replying.Reply.self
+  }
 
   /// The types every host's calls carry.
   static var callTypes: [any Codable.Type] {
@@ -281,7 +289,7 @@ extension DistributedStationHost {
 
 extension DistributedStationHost where Action: ReplyingAction {
   /// Pours `action` into `key` once per request `id`, and returns the feature's reply with the
-  /// receipt, after its reduction: what ``StationHost/ask(_:to:id:effectsIn:)`` returns, across the
+  /// receipt, after its reduction: what `StationHost.ask(_:to:id:effectsIn:)` returns, across the
   /// wire. A retry of the same id gets the first reply.
   ///
   /// ```swift
@@ -303,10 +311,5 @@ extension DistributedStationHost where Action: ReplyingAction {
   ) async throws -> Answer<Action.Reply> {
     let answer = try await answer(action, to: key, id: id, version: version)
     return Answer(receipt: answer.receipt, reply: answer.reply(as: Action.Reply.self))
-  }
-
-  /// The types of the host's calls, its replies' included: see ``messageTypes``.
-  public static var messageTypes: [any Codable.Type] {
-    callTypes + [Action.Reply.self]
   }
 }

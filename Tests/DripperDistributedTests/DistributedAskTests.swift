@@ -57,6 +57,7 @@ typealias PurseHost = DistributedStationHost<String, Purse.State, Purse.Action, 
     #expect(try await remote.state(of: "alice") == Purse.State(balance: 50))
     let types = PurseHost.messageTypes.map { "\($0)" }
     #expect(types.contains("\(EncodedAnswer.self)") && types.contains("\(PurseHost.self)"))
+    #expect(types.contains("\(PurseReply.self)"))
     await local.close()
   }
 }
