@@ -42,6 +42,17 @@ import Testing
     #expect(await listener.value == 0)
   }
 
+  /// Issue 60: TCA's `AsyncThrowingStream.finished(throwing:)`, called as `.finished()` too.
+  @Test func aFinishedThrowingStreamEndsWithItsError() async {
+    let ended: AsyncThrowingStream<Int, any Error> = .finished()
+    var count = 0
+    await #expect(throws: Never.self) { for try await _ in ended { count += 1 } }
+    await #expect(throws: Failure()) {
+      for try await _ in AsyncThrowingStream<Int, any Error>.finished(throwing: Failure()) { count += 1 }
+    }
+    #expect(count == 0)
+  }
+
   @Test func resultFromAnAsyncThrowingCall() async throws {
     func fetch(_ fails: Bool) async throws -> Int {
       await Task.yield()

@@ -35,6 +35,16 @@ extension AsyncThrowingStream where Failure == any Error {
 
   /// A stream that has already ended, without an error.
   public static var finished: Self { Self { $0.finish() } }
+
+  /// A stream that has already ended, with `error` if one is given: TCA's
+  /// `AsyncThrowingStream.finished(throwing:)`.
+  ///
+  /// ```swift
+  /// $0.speech.start = { _ in .finished(throwing: SpeechError.denied) }
+  /// ```
+  public static func finished(throwing error: (any Error)? = nil) -> Self {
+    Self { $0.finish(throwing: error) }
+  }
 }
 
 extension Result {

@@ -12,15 +12,22 @@
 /// state.lastSaved = date.now
 /// ```
 public struct DateGenerator: Sendable {
-  private let generate: @Sendable () -> Date
+  private var generate: @Sendable () -> Date
 
   /// Creates a generator from a closure.
   public init(_ generate: @escaping @Sendable () -> Date) {
     self.generate = generate
   }
 
-  /// The current time.
-  public var now: Date { generate() }
+  /// The current time. Setting it fixes the time, as TCA's does:
+  ///
+  /// ```swift
+  /// station.dependencies.date.now = Date(timeIntervalSince1970: 1_234_567_890)
+  /// ```
+  public var now: Date {
+    get { generate() }
+    set { generate = { newValue } }
+  }
 
   /// The current time.
   public func callAsFunction() -> Date { generate() }

@@ -17,6 +17,17 @@ import Testing
   }
 
   /// Issue 53: dates are Foundation's; a constant one is what it says.
+  /// Issue 60: `$0.date.now = …` fixes the time, as TCA's SyncUps tests set it.
+  @Test func settingNowFixesTheDate() {
+    var date = DateGenerator.system
+    date.now = Date(timeIntervalSince1970: 1_234_567_890)
+    #expect(date.now == Date(timeIntervalSince1970: 1_234_567_890))
+    #expect(date() == Date(timeIntervalSince1970: 1_234_567_890))
+    var values = DependencyValues()
+    values.date.now = Date(timeIntervalSince1970: 42)
+    #expect(values.date.now == Date(timeIntervalSince1970: 42))
+  }
+
   @Test func datesAreFoundations() {
     let date = Date(timeIntervalSince1970: 1_234_567_890)
     #expect(DateGenerator.constant(date).now == date)
