@@ -56,6 +56,29 @@ extension TestStation {
     return TestStationTask(task: task, testStation: self)
   }
 
+  /// Pours the action of `actionCase` with `payload`, and checks the state it leaves: TCA's
+  /// `store.send(\.login.view.email, "x")`.
+  ///
+  /// ```swift
+  /// await station.pour(CasePath.rows.appending(.element(id: 1)).appending(.rename), "Milk") {
+  ///   $0.rows[id: 1]?.name = "Milk"
+  /// }
+  /// ```
+  ///
+  /// - Returns: A task to wait for the action's effects with, or to cancel them.
+  @discardableResult
+  public nonisolated(nonsending) func pour<Payload>(
+    _ actionCase: CasePath<Action, Payload>,
+    _ payload: Payload,
+    assert expectation: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
+  ) async -> TestStationTask {
+    await pour(
+      actionCase.embed(payload), assert: expectation, fileID: fileID, filePath: filePath, line: line,
+      column: column)
+  }
+
   /// Checks the state without pouring: the closure changes a copy of the state into what the test
   /// expects it to be now. TCA's `store.assert`.
   ///
