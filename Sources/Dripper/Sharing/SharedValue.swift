@@ -27,6 +27,15 @@ public final class SharedValue<Value: Equatable & Sendable>: Sendable {
     @usableFromInline var version: UInt64 = 0
     /// The Stations that hold the value, by number: told when another writes it.
     @usableFromInline var holders: [UInt64: StationSharing] = [:]
+    /// The streams of its changes (``SharedValue/changes()``), by number.
+    @usableFromInline var watchers: [UInt64: AsyncStream<Value>.Continuation] = [:]
+    var nextWatcher: UInt64 = 0
+
+    /// Tells the streams of changes the new value, in the order of the writes (under the lock).
+    @usableFromInline
+    func tellWatchers() {
+      for watcher in watchers.values { watcher.yield(value) }
+    }
 
     init(value: Value) {
       self.value = value
@@ -79,6 +88,7 @@ public final class SharedValue<Value: Equatable & Sendable>: Sendable {
       guard value != state.value else { return [] }
       state.value = value
       state.version &+= 1
+      state.tellWatchers()
       saver?.supersede(by: state.version)
       return Array(state.holders.values)
     }
@@ -145,6 +155,7 @@ public final class SharedValue<Value: Equatable & Sendable>: Sendable {
       guard value != state.value else { return false }
       state.value = value
       state.version &+= 1
+      if !state.watchers.isEmpty { state.tellWatchers() }
       for holder in state.holders.values where holder !== writer { told.append(holder) }
       return saver?.take(value, version: state.version) ?? false
     }
@@ -174,6 +185,34 @@ public final class SharedValue<Value: Equatable & Sendable>: Sendable {
   func release(by holder: StationSharing) {
     if let held = HeldShares.find(self) { return held.pointee.holders.append((holder, false)) }
     state.withLock { _ = $0.holders.removeValue(forKey: holder.station) }
+  }
+
+  /// The value's changes as they happen: the current value first, then each new one, latest
+  /// first — a reader slower than the writers skips to the newest value, never to an older one.
+  /// TCA's `$value.publisher`. The stream ends when the value is released (its last ``Shared``
+  /// and reference gone) or the reading task is cancelled.
+  ///
+  /// ```swift
+  /// for await meetings in meetingsValue.changes() { render(meetings) }
+  /// ```
+  ///
+  /// A write of a value equal to the current one is no change, and is not told.
+  public func changes() -> AsyncStream<Value> {
+    let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(1))
+    let number = state.withLock { state -> UInt64 in
+      state.nextWatcher += 1
+      state.watchers[state.nextWatcher] = continuation
+      continuation.yield(state.value)
+      return state.nextWatcher
+    }
+    continuation.onTermination = { [weak self] _ in
+      self?.state.withLock { _ = $0.watchers.removeValue(forKey: number) }
+    }
+    return stream
+  }
+
+  deinit {
+    for watcher in state.withLock({ $0.watchers.values }) { watcher.finish() }
   }
 
   /// How many Stations hold the value: those whose reductions or effects used it, or whose state
