@@ -16,7 +16,8 @@ import Testing
     await station.pour(.increase).finish()
     let lines = printed.withLock { $0 }.joined(separator: "\n").split(separator: "\n").map(String.init)
 
-    #expect(Docs.outputBlock("logChanges", in: "README.md") == lines)
+    #expect(
+      Docs.outputBlock("logChanges", in: "Sources/Dripper/Documentation.docc/ObservingAStation.md") == lines)
     let source = Docs.text(of: "Sources/Dripper/Drippers/LogChangesModifier.swift")
     let commented = source.split(separator: "\n").compactMap { line in
       line.hasPrefix("  /// // ") ? String(line.dropFirst("  /// // ".count)) : nil
