@@ -12,18 +12,24 @@ extension StationHost {
   /// Station's effects do: the clock waits for what the timer does when it wakes (a sweep, the
   /// passivations it starts, reminders poured) before it moves time again, so a test that advances
   /// the clock sees every sweep and reminder due in between, in order.
+  ///
+  /// The task is made and kept under the timer's lock: two threads restarting the timer at once
+  /// (keys activating together, each registering its reminder) leave the one made last, which
+  /// planned from what both registered. (Made outside it, the one made first could be kept and the
+  /// last cancelled: the kept one slept until a deadline planned before a reminder due now was
+  /// registered, and `settle()` waited for a timer that was not coming: an Accounts run hung.)
   func restartTimer() {
     guard !isClosed.load(ordering: .relaxed) else { return }
     let clock = lifetime.time.clock
-    let task = spawn { [weak self] in
-      guard let delay = self?.planTimer() else { return }
-      if delay > 0 { try? await clock.sleep(for: .seconds(delay)) }
-      guard !Task.isCancelled else { return }
-      await self?.timerFired()
-    }
     timer.withLock { timer in
       timer?.cancel()
-      timer = task
+      timer = spawn { [weak self] in
+        // A timer replaced before it planned leaves the plan to its replacement.
+        guard !Task.isCancelled, let delay = self?.planTimer() else { return }
+        if delay > 0 { try? await clock.sleep(for: .seconds(delay)) }
+        guard !Task.isCancelled else { return }
+        await self?.timerFired()
+      }
     }
   }
 
