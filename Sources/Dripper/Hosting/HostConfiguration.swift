@@ -14,6 +14,7 @@ public struct HostStorage<State: Sendable, Action: Sendable>: Sendable {
   enum Kind: Sendable {
     case memory
     case folder(FolderStorage<State, Action>)
+    case store(StoreStorage<State, Action>)
   }
 
   let kind: Kind
@@ -51,6 +52,44 @@ public struct HostStorage<State: Sendable, Action: Sendable>: Sendable {
           node: node, digest: ReplayCheck(every: 100, policy: .fail))))
   }
 
+  /// Each key in `store`, which several hosts can share (a database the nodes of a cluster reach):
+  /// its actions written as they are reduced, acknowledged once the store says they are durable,
+  /// a snapshot every `snapshotEvery` actions and when it passivates; its state recovered when it
+  /// is next used, on this node or another.
+  ///
+  /// ```swift
+  /// storage: .store(PostgresKeyStore(client: client), codec: .json, node: "node-a")
+  /// ```
+  ///
+  /// A key is claimed as it activates (see ``KeyStore``): a host that activates a key another
+  /// host holds takes it, and the other's next write is refused, its key failing with an error
+  /// that ``JournalError/isHeldByAnotherProcess``. Place keys so that each has one host (a
+  /// `HostRouter`), and the claim fences what placement gets wrong.
+  ///
+  /// - Parameters:
+  ///   - store: Where keys are kept.
+  ///   - codec: How actions and states are written (`.json` for `Codable` ones).
+  ///   - schema: The version of the types, and how to read older ones (see ``JournalSchema``).
+  ///   - durability: When a key's entries are written: what a crash may lose. With
+  ///     ``JournalDurability/everyAction``, each is acknowledged once written (keys writing at once
+  ///     share the store's writes).
+  ///   - snapshotEvery: How many actions between a key's snapshots while it is resident.
+  ///   - node: The name this host claims keys under.
+  ///   - owns: Which keys' reminders this host fires when no host holds them (their node died, or
+  ///     they passivated with a reminder): the keys a router places here. Every key, by default.
+  public static func store(
+    _ store: some KeyStore, codec: JournalCodec<State, Action>,
+    schema: JournalSchema<State, Action> = .initial,
+    durability: JournalDurability = .everyAction, snapshotEvery: Int = 1_000, node: String = "local",
+    owns: @escaping @Sendable (_ key: String) -> Bool = { _ in true }
+  ) -> Self {
+    Self(
+      kind: .store(
+        StoreStorage(
+          store: store, codec: codec, schema: schema, durability: durability, snapshotEvery: snapshotEvery,
+          node: node, owns: owns, digest: ReplayCheck(every: 100, policy: .fail))))
+  }
+
   /// This storage, with a digest of each key's state recorded every `every` actions and checked
   /// when a key's journal is replayed, and what a replay that reaches another state does.
   ///
@@ -68,9 +107,17 @@ public struct HostStorage<State: Sendable, Action: Sendable>: Sendable {
   /// for entries recorded under the schema version now deployed (a deploy that declares a new
   /// ``JournalSchema`` version says the change is meant). `every: 0` records none.
   public func checkingReplays(every: Int, onDivergence policy: ReplayDivergencePolicy) -> Self {
-    guard case .folder(var folder) = kind else { return self }
-    folder.digest = ReplayCheck(every: max(0, every), policy: policy)
-    return Self(kind: .folder(folder))
+    let check = ReplayCheck(every: max(0, every), policy: policy)
+    switch kind {
+    case .memory:
+      return self
+    case .folder(var folder):
+      folder.digest = check
+      return Self(kind: .folder(folder))
+    case .store(var store):
+      store.digest = check
+      return Self(kind: .store(store))
+    }
   }
 }
 
@@ -96,6 +143,37 @@ struct FolderStorage<State: Sendable, Action: Sendable>: Sendable {
   let snapshotEvery: Int
   let node: String
   var digest: ReplayCheck
+}
+
+/// A host's ``KeyStore``.
+struct StoreStorage<State: Sendable, Action: Sendable>: Sendable {
+  let store: any KeyStore
+  let codec: JournalCodec<State, Action>
+  let schema: JournalSchema<State, Action>
+  let durability: JournalDurability
+  let snapshotEvery: Int
+  let node: String
+  let owns: @Sendable (String) -> Bool
+  var digest: ReplayCheck
+}
+
+/// How a folder's or a store's keys record what they reduce.
+struct Recording<State: Sendable, Action: Sendable>: Sendable {
+  let codec: JournalCodec<State, Action>
+  let snapshotEvery: Int
+  let digest: ReplayCheck
+}
+
+extension FolderStorage {
+  var recording: Recording<State, Action> {
+    Recording(codec: codec, snapshotEvery: snapshotEvery, digest: digest)
+  }
+}
+
+extension StoreStorage {
+  var recording: Recording<State, Action> {
+    Recording(codec: codec, snapshotEvery: snapshotEvery, digest: digest)
+  }
 }
 
 /// How a folder's replays are checked.

@@ -96,6 +96,9 @@ struct HostedRecorder<State: Sendable, Action: Sendable>: Sendable {
   let digestEvery: UInt64
   /// The most bytes an entry's action may take, escaped.
   let actionBytes: Int
+  /// Told the key's earliest reminder as it changes, before the entry is appended: a key kept in a
+  /// store makes its reminder hint earlier (see ``StoreSink``).
+  var hint: (@Sendable (Date?) -> Void)? = nil
 }
 
 /// The feature a host runs for each key: its feature, with the request window, the reminders and

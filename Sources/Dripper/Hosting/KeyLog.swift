@@ -44,7 +44,7 @@ final class KeyLog: Sendable {
   typealias SnapshotWrite = @Sendable () -> SnapshotOutcome
 
   private struct State {
-    var file: JournalFile?
+    var file: (any KeySink)?
     var pending: [UInt8] = []
     /// The pours whose entries are in `pending`, for ``failure(of:)``.
     var pendingPours: [PourNumber] = []
@@ -76,7 +76,7 @@ final class KeyLog: Sendable {
   @usableFromInline let hasFailed = Atomic<Bool>(false)
   let policy: Policy
   /// Opens the key's journal for a key that had none: its folder is made by the first flush.
-  private let open: (@Sendable () -> Result<JournalFile, JournalError>)?
+  private let open: (@Sendable () -> Result<any KeySink, JournalError>)?
   /// Told once, off the lock, when the log fails.
   private let failed: Lock<(@Sendable (JournalError) -> Void)?>
   private let threads: StorageThreads
@@ -84,7 +84,7 @@ final class KeyLog: Sendable {
   /// A log after entry `sequence`, writing to `file`, or, for a key with no journal yet, to the
   /// one `open` makes.
   init(
-    sequence: UInt64, file: JournalFile?, open: (@Sendable () -> Result<JournalFile, JournalError>)?,
+    sequence: UInt64, file: (any KeySink)?, open: (@Sendable () -> Result<any KeySink, JournalError>)?,
     durability: JournalDurability, threads: StorageThreads = .shared
   ) {
     var initial = State(appended: sequence)
@@ -252,7 +252,7 @@ final class KeyLog: Sendable {
       let batch = state.withLock {
         state -> (
           bytes: [UInt8], snapshots: [(offset: Int, write: SnapshotWrite)], pours: [PourNumber],
-          through: UInt64, file: JournalFile?
+          through: UInt64, file: (any KeySink)?
         )? in
         guard state.failure == nil, force || isDue(state),
           !state.pending.isEmpty || !state.snapshots.isEmpty
@@ -350,8 +350,8 @@ final class KeyLog: Sendable {
     return file.shutDown(waiting: true) ?? file.takeNotes().first.map(JournalError.init)
   }
 
-  /// The key's journal file, once it has one.
-  var file: JournalFile? { state.withLock { $0.file } }
+  /// The key's journal file, once it has one (a key kept in a folder).
+  var file: JournalFile? { state.withLock { $0.file } as? JournalFile }
 
   /// Whether the key has a journal on disk (or is about to: a flush of its first entries).
   var hasJournal: Bool { state.withLock { $0.file != nil || $0.appended > 0 } }

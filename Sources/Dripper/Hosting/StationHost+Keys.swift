@@ -48,8 +48,11 @@ extension StationHost {
       case .failed(let error, _)?: return .failed(error)
       case .activating?, .passivating?, .resident?, nil: break
       }
-      if case .folder(let folder) = storage { return .folder(folder.path) }
-      return .stored(false)
+      switch storage {
+      case .memory: return .stored(false)
+      case .folder(let folder): return .folder(folder.path)
+      case .store(let store): return .store(store.store)
+      }
     }
     switch place {
     case .resident(let station):
@@ -67,6 +70,12 @@ extension StationHost {
       switch result {
       case .success(let exists): return exists
       case .failure(let error): throw .storage(key: text, error)
+      }
+    case .store(let store):
+      do {
+        return try await store.exists(KeyFolder.canonical(key.stationKeyText))
+      } catch {
+        throw .storage(key: key.stationKeyText, error)
       }
     }
   }
@@ -125,5 +134,6 @@ private enum KeyPlace<KeyStation> {
   case resident(KeyStation)
   case stored(Bool)
   case folder(String)
+  case store(any KeyStore)
   case failed(JournalError)
 }

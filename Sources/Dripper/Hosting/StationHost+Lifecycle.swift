@@ -32,6 +32,16 @@ extension StationHost {
         case .failure(let error): activationFailed(key, error)
         }
       }
+    case .store(let store):
+      activity.begin()
+      spawn { [self] in
+        defer { activity.end() }
+        switch await recover(key, from: store) {
+        case .success(let (resident, recovered, reminder)):
+          activated(key, resident, recovered: recovered, reminder: reminder)
+        case .failure(let error): activationFailed(key, error)
+        }
+      }
     }
   }
 
@@ -44,8 +54,13 @@ extension StationHost {
       return HostedFeature(base: makeFeature(key), remindersChanged: nil, remindersFired: nil)
     }
     let reminders = self.reminders
+    let hint = recorder?.hint
     return HostedFeature(
-      base: makeFeature(key), remindersChanged: { date in reminders.changed(key, date) },
+      base: makeFeature(key),
+      remindersChanged: { date in
+        hint?(date)
+        reminders.changed(key, date)
+      },
       remindersFired: { count in reminders.fired(count) }, recorder: recorder)
   }
 
@@ -84,9 +99,12 @@ extension StationHost {
     case .success(false):
       let log = KeyLog(
         sequence: 0, file: nil,
-        open: { HostFolder.create(text, at: path, hashed: hashed, under: folder.path, journal: journal) },
+        open: {
+          HostFolder.create(text, at: path, hashed: hashed, under: folder.path, journal: journal).map { $0 }
+        },
         durability: folder.durability)
-      return .success((resident(key, initial, log: log, journal: journal, folder: folder), false, nil))
+      return .success(
+        (resident(key, initial, log: log, journal: journal, recording: folder.recording), false, nil))
     case .success(true):
       if hashed, let error = KeyFolder.claim(path, for: text) { return .failure(error) }
       let state: Hosted.State
@@ -104,7 +122,7 @@ extension StationHost {
       }
       let log = KeyLog(
         sequence: state.sequence, file: recovered.file, open: nil, durability: folder.durability)
-      let station = resident(key, state, log: log, journal: journal, folder: folder)
+      let station = resident(key, state, log: log, journal: journal, recording: folder.recording)
       journal.reportRecovery(to: station.station)
       let history = state.sequence > 0 || journal.recovery?.snapshotSequence != nil
       return .success((station, history, state.reminders.earliest))
@@ -113,15 +131,27 @@ extension StationHost {
 
   /// The Station of a key kept in a folder, recording to `log`.
   private func resident(
-    _ key: Key, _ state: Hosted.State, log: KeyLog, journal: KeyJournal, folder: FolderStorage<State, Action>
+    _ key: Key, _ state: Hosted.State, log: KeyLog, journal: KeyJournal, recording: Recording<State, Action>
   ) -> Resident {
-    let recorder = HostedRecorder<State, Action>(
-      log: log, encode: folder.codec.encodeAction,
-      snapshot: { state, sequence in journal.snapshot(of: state, at: sequence) },
-      snapshotEvery: UInt64(max(1, folder.snapshotEvery)), digest: folder.digest.hash(),
-      digestEvery: UInt64(max(1, folder.digest.every)), actionBytes: JournalLimits.standard.actionBytes)
+    resident(key, state, log: log, recording: recording) { state, sequence in
+      journal.snapshot(of: state, at: sequence)
+    }
+  }
+
+  /// The Station of a key kept in a folder or a store, recording to `log`, its snapshots written
+  /// by `snapshot`.
+  func resident(
+    _ key: Key, _ state: Hosted.State, log: KeyLog, recording: Recording<State, Action>,
+    hint: (@Sendable (Date?) -> Void)? = nil,
+    snapshot: @escaping @Sendable (Hosted.State, UInt64) -> SnapshotOutcome
+  ) -> Resident {
+    var recorder = HostedRecorder<State, Action>(
+      log: log, encode: recording.codec.encodeAction, snapshot: snapshot,
+      snapshotEvery: UInt64(max(1, recording.snapshotEvery)), digest: recording.digest.hash(),
+      digestEvery: UInt64(max(1, recording.digest.every)), actionBytes: JournalLimits.standard.actionBytes)
+    recorder.hint = hint
     let station = stations.make(self, key, state, recorder)
-    let resident = Resident(station: station, log: log, journal: journal)
+    let resident = Resident(station: station, log: log, snapshot: snapshot)
     log.onFailure { [weak self, weak station] error in
       guard let self, let station else { return }
       self.storageFailed(key, error, station: station)
@@ -250,11 +280,11 @@ extension StationHost {
     guard close else { return handed.deliver(resident) }
     let state = await station.state
     var stored: Hosted.State?
-    if let log = resident.log, let journal = resident.journal {
+    if let log = resident.log, let write = resident.snapshot {
       // A key never written has nothing on disk, and keeps it so.
       let snapshot: KeyLog.SnapshotWrite? =
         log.hasJournal && state.sequence > 0
-        ? { @Sendable in journal.snapshot(of: state, at: state.sequence) } : nil
+        ? { @Sendable in write(state, state.sequence) } : nil
       let error = await withCheckedContinuation { continuation in
         StorageThreads.shared.run { continuation.resume(returning: log.close(snapshot: snapshot)) }
       }

@@ -67,7 +67,8 @@ extension StationHost {
     activity.timerAwake()
     let now = lifetime.time.now()
     let tick = activity.advanceTick(to: now)
-    if activity.takeSweep(at: now, every: lifetime.sweepInterval) || activity.isExact {
+    let sweeping = activity.takeSweep(at: now, every: lifetime.sweepInterval)
+    if sweeping || activity.isExact {
       // The coarse clock of uses lags by up to an interval: a key idle that much longer is
       // passivated, never one idle for less than `idleAfter`. Exact uses need no slack.
       let slack = activity.isExact ? .zero : lifetime.sweepInterval
@@ -76,6 +77,11 @@ extension StationHost {
         table.sweep(at: tick, idleAfter: idleAfter) { Self.isIdle($0) }
       }
       passivate(idle, reason: .idle)
+    }
+    if case .store(let store) = storage, sweeping || !pollsStoredReminders.exchange(true, ordering: .relaxed)
+    {
+      // At each sweep, and at the first wake: the reminders of keys no host holds.
+      await takeStoredReminders(from: store, at: now)
     }
     for key in reminders.takeDue(at: now) {
       if pour(HostedAction<Action>.fireDue(now), to: key).failure != nil {

@@ -55,19 +55,23 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
   @usableFromInline typealias KeyStation = Station<Hosted.State, Hosted.Action>
   @usableFromInline typealias KeyJournal = DurableJournal<Hosted.State, Hosted.Action>
 
-  /// A key's live Station, and, for a key kept in a folder, the log its reductions record to and
-  /// its journal, which writes its snapshots. An object: a pour to a resident key copies it out of
+  /// A key's live Station, and, for a key kept in a folder or a store, the log its reductions
+  /// record to and what writes its snapshots. An object: a pour to a resident key copies it out of
   /// the table, one retain.
   @usableFromInline
   final class Resident: Sendable {
     @usableFromInline let station: KeyStation
     @usableFromInline let log: KeyLog?
-    let journal: KeyJournal?
+    /// Writes a snapshot of the key's state, the state after its entry `sequence`.
+    let snapshot: (@Sendable (Hosted.State, UInt64) -> SnapshotOutcome)?
 
-    init(station: KeyStation, log: KeyLog? = nil, journal: KeyJournal? = nil) {
+    init(
+      station: KeyStation, log: KeyLog? = nil,
+      snapshot: (@Sendable (Hosted.State, UInt64) -> SnapshotOutcome)? = nil
+    ) {
       self.station = station
       self.log = log
-      self.journal = journal
+      self.snapshot = snapshot
     }
   }
 
@@ -88,6 +92,9 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
       @Sendable (StationHost, Key, Hosted.State, HostedRecorder<State, Action>?) -> KeyStation
     @usableFromInline let replay:
       @Sendable (StationHost, Key, KeyJournal, Hosted.State) throws(JournalError) -> (Hosted.State, Journal)
+    /// Replays a key read from a ``KeyStore``.
+    @usableFromInline let replayStored:
+      @Sendable (StationHost, Key, KeyJournal, StoredKey, Hosted.State) throws(JournalError) -> Hosted.State
 
     @usableFromInline
     init(
@@ -96,10 +103,14 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
       replay:
         @escaping @Sendable (StationHost, Key, KeyJournal, Hosted.State) throws(JournalError) -> (
           Hosted.State, Journal
-        )
+        ),
+      replayStored:
+        @escaping @Sendable (StationHost, Key, KeyJournal, StoredKey, Hosted.State) throws(JournalError) ->
+        Hosted.State
     ) {
       self.make = make
       self.replay = replay
+      self.replayStored = replayStored
     }
   }
 
@@ -121,6 +132,8 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
   /// them (see ``restartTimer()``).
   let watcher: WatchedExecutor?
   let recoveries = Atomic<Int>(0)
+  /// Whether the timer has listed its store's reminders once.
+  let pollsStoredReminders = Atomic<Bool>(false)
   /// Keys above the cap whose idleness the host waits for, to passivate them then.
   let awaitedIdle = Lock<Set<Key>>([])
   /// The nonces of this host's requests: a random start, one more each. Another host's, or a run's
@@ -164,6 +177,12 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
       replay: { host, key, journal, initial throws(JournalError) in
         try journal.recover(
           initialState: { initial }, dripper: host.hostedFeature(of: key, recorder: nil, replaying: true),
+          prepare: { host.prepare(&$0, for: key, log: nil) })
+      },
+      replayStored: { host, key, journal, stored, initial throws(JournalError) in
+        try journal.recover(
+          stored: stored, named: "key \(key.stationKeyText)", initialState: { initial },
+          dripper: host.hostedFeature(of: key, recorder: nil, replaying: true),
           prepare: { host.prepare(&$0, for: key, log: nil) })
       })
     try self.init(
@@ -223,6 +242,10 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
       hostedCodec = HostedCodec.codec(folder.codec, requests: requests)
       hostedSchema = HostedCodec.schema(folder.schema, requests: requests)
       reminders = HostReminders(index: try Self.openIndex(of: folder))
+    case .store(let store):
+      hostedCodec = HostedCodec.codec(store.codec, requests: requests)
+      hostedSchema = HostedCodec.schema(store.schema, requests: requests)
+      reminders = HostReminders(index: nil)
     }
     reminders.wake.withLock { wake in wake = { [weak self] in self?.restartTimer() } }
     reminders.countsChanged.withLock { changed in changed = { [weak self] in self?.reportCounts() } }

@@ -24,30 +24,48 @@ extension DurableJournal {
   /// read it back: larger than it reads, or a text the codec does not decode.
   func snapshot(of state: State, at sequence: UInt64) -> SnapshotOutcome {
     let path = snapshotPath
+    switch encodedSnapshot(of: state, at: sequence) {
+    case .success(let bytes):
+      if let error = AtomicFile.replace(at: path, with: bytes).map({ JournalError(path, $0) }) {
+        return .failed(error)
+      }
+      return .written
+    case .failure(let refusal):
+      return refusal.outcome
+    }
+  }
+
+  /// A snapshot's bytes, as a file or a ``KeyStore`` keeps them, or why none is written: the
+  /// state does not encode (a failure), or recovery could not read it back (a refusal).
+  func encodedSnapshot(of state: State, at sequence: UInt64) -> Result<[UInt8], SnapshotRefusal> {
+    let path = snapshotPath
     let text: String
     do {
       text = try codec.encodeState(state)
     } catch {
-      return .failed(JournalError("\(path): the state could not be encoded for a snapshot: \(error)"))
+      return .failure(
+        SnapshotRefusal(
+          outcome: .failed(JournalError("\(path): the state could not be encoded for a snapshot: \(error)"))))
     }
     let refused = "\(path): the snapshot of entry \(sequence) was not written"
     let bytes = Self.snapshotBytes(text, sequence: sequence, schema: schema.version)
     guard bytes.count <= limits.snapshot else {
-      return .refused(
-        "\(refused): it would be \(bytes.count) bytes, more than the \(JournalLimits.describe(limits.snapshot)) "
-          + "recovery reads; the journal keeps every entry since the last snapshot")
+      return .failure(
+        SnapshotRefusal(
+          outcome: .refused(
+            "\(refused): it would be \(bytes.count) bytes, more than the \(JournalLimits.describe(limits.snapshot)) "
+              + "recovery reads; the journal keeps every entry since the last snapshot")))
     }
     do {
       _ = try codec.decodeState(text)
     } catch {
-      return .refused(
-        "\(refused): its text does not decode (\(error)); the journal keeps every entry since the last snapshot"
-      )
+      return .failure(
+        SnapshotRefusal(
+          outcome: .refused(
+            "\(refused): its text does not decode (\(error)); the journal keeps every entry since the last snapshot"
+          )))
     }
-    if let error = AtomicFile.replace(at: path, with: bytes).map({ JournalError(path, $0) }) {
-      return .failed(error)
-    }
-    return .written
+    return .success(bytes)
   }
 
   /// Writes a snapshot of `state`, the state after every entry recorded, once they are synced, and
@@ -66,13 +84,19 @@ extension DurableJournal {
   static var snapshotHeader: String { "dripper-snapshot 1" }
 
   func readSnapshot() throws(JournalError) -> (sequence: UInt64, text: String, schema: Int)? {
-    let bytes: [UInt8]
     switch AtomicFile.contents(at: snapshotPath, limit: limits.snapshot) {
     case .success(nil): return nil
-    case .success(let contents?): bytes = contents
+    case .success(let bytes?): return try Self.parseSnapshot(bytes, named: snapshotPath)
     case .failure(let failure): throw JournalError(snapshotPath, failure)
     }
-    let corrupt = JournalError("\(snapshotPath) is not a Dripper snapshot, or is corrupt")
+  }
+
+  /// A snapshot's sequence number, text and schema version, from its bytes; `name` says where
+  /// they were read in the error.
+  static func parseSnapshot(_ bytes: [UInt8], named name: String) throws(JournalError) -> (
+    sequence: UInt64, text: String, schema: Int
+  ) {
+    let corrupt = JournalError("\(name) is not a Dripper snapshot, or is corrupt")
     guard let newline = bytes.firstIndex(of: JournalLine.newline) else { throw corrupt }
     let fields = bytes[..<newline].split(separator: JournalLine.space)
     guard fields.count == 4 || fields.count == 6,

@@ -138,21 +138,7 @@ public final class DurableJournal<State: Sendable, Action: Sendable>: Sendable {
   ) throws(JournalError) -> (State, Journal) {
     try makeDirectory()
     let snapshot = try readSnapshot()
-    let start: State
-    if let snapshot {
-      if let refusal = schema.refusal(of: snapshotPath, found: snapshot.schema) { throw refusal }
-      do {
-        start =
-          snapshot.schema == schema.version
-          ? try codec.decodeState(snapshot.text) : try schema.migrateState(snapshot.text, snapshot.schema)
-      } catch {
-        let verb =
-          snapshot.schema == schema.version ? "decoded" : "migrated from schema version \(snapshot.schema)"
-        throw JournalError("\(snapshotPath): the snapshot could not be \(verb): \(error)")
-      }
-    } else {
-      start = initialState()
-    }
+    let start = try startingState(snapshot, named: snapshotPath, initialState: initialState)
     var folder = ReplayFolder(dripper: dripper, state: start, stateHash: stateHash, prepare: prepare)
     let after = snapshot?.sequence ?? 0
     let path = journalPath
@@ -191,6 +177,22 @@ public final class DurableJournal<State: Sendable, Action: Sendable>: Sendable {
     }
     try? previous?.close()
     return (folder.state, journal)
+  }
+
+  /// The state a recovery starts from: the snapshot's, decoded or migrated, or the initial state.
+  func startingState(
+    _ snapshot: (sequence: UInt64, text: String, schema: Int)?, named name: String, initialState: () -> State
+  ) throws(JournalError) -> State {
+    guard let snapshot else { return initialState() }
+    if let refusal = schema.refusal(of: name, found: snapshot.schema) { throw refusal }
+    do {
+      return snapshot.schema == schema.version
+        ? try codec.decodeState(snapshot.text) : try schema.migrateState(snapshot.text, snapshot.schema)
+    } catch {
+      let verb =
+        snapshot.schema == schema.version ? "decoded" : "migrated from schema version \(snapshot.schema)"
+      throw JournalError("\(name): the snapshot could not be \(verb): \(error)")
+    }
   }
 
   /// After a migration: the state as a snapshot of the current schema, then the journal emptied

@@ -75,3 +75,8 @@ enum SnapshotOutcome: Sendable {
   /// decode): the journal keeps its entries, and the note is reported once.
   case refused(String)
 }
+
+/// Why a snapshot was not written: what ``SnapshotOutcome`` says of it.
+struct SnapshotRefusal: Error {
+  let outcome: SnapshotOutcome
+}

@@ -18,10 +18,14 @@ public struct JournalError: Error, Sendable, Hashable, Codable, CustomStringConv
   /// Whether the journal was refused because another process (or another host in this one) holds
   /// it: its lock, not its contents. A key moving between nodes is refused so until the node it
   /// leaves has closed it.
-  public var isHeldByAnotherProcess: Bool { message.hasSuffix(Self.heldSuffix) }
+  public var isHeldByAnotherProcess: Bool {
+    message.hasSuffix(Self.heldSuffix) || message.hasSuffix(Self.claimedSuffix)
+  }
 
   /// How the error of a journal another process holds ends.
   static let heldSuffix = " is in use by another process"
+  /// How the error of a key another owner claimed in a ``KeyStore`` ends.
+  static let claimedSuffix = ": another owner holds it"
 
   init(_ path: String, _ failure: AtomicFile.Failure) {
     self.init("\(path): \(failure.reason)")

@@ -1,0 +1,92 @@
+public import Dripper
+
+#if canImport(FoundationEssentials)
+  public import FoundationEssentials
+#else
+  public import Foundation
+#endif
+
+/// A ``KeyStore`` in memory, that keeps every promise a store makes but durability: for tests of
+/// hosts sharing a store (two nodes, a handover, a node's death), and as the reference
+/// ``KeyStoreConformance`` is checked against.
+///
+/// ```swift
+/// let store = InMemoryKeyStore()
+/// let a = try StationHost<String, Wallet>(storage: .store(store, codec: .json, node: "a"), …)
+/// let b = try StationHost<String, Wallet>(storage: .store(store, codec: .json, node: "b"), …)
+/// ```
+public actor InMemoryKeyStore: KeyStore {
+  private struct Key {
+    var epoch: UInt64 = 0
+    var owner: String?
+    var snapshot: StoredSnapshot?
+    var entries: [StoredEntry] = []
+    var reminder: Date?
+  }
+
+  private var keys: [[UInt8]: Key] = [:]
+  /// How many writes were made, refused ones included.
+  public private(set) var writes = 0
+
+  /// An empty store.
+  public init() {}
+
+  public func claim(_ key: String, owner: String) throws(JournalError) -> StoredKey {
+    let name = Array(key.utf8)
+    guard var stored = keys[name] else { return StoredKey(epoch: 1) }
+    stored.epoch += 1
+    stored.owner = owner
+    keys[name] = stored
+    return StoredKey(
+      epoch: stored.epoch, snapshot: stored.snapshot, entries: stored.entries, reminder: stored.reminder)
+  }
+
+  public func exists(_ key: String) throws(JournalError) -> Bool {
+    keys[Array(key.utf8)] != nil
+  }
+
+  public func write(_ writes: [KeyWrite]) -> [JournalError?] {
+    self.writes += writes.count
+    return writes.map { write in
+      let name = Array(write.key.utf8)
+      var stored = keys[name] ?? Key(epoch: write.epoch == 1 ? 1 : 0)
+      guard stored.epoch == write.epoch else {
+        return .heldElsewhere(key: write.key, "claimed at epoch \(stored.epoch), written at \(write.epoch)")
+      }
+      var last = stored.entries.last?.sequence ?? stored.snapshot?.sequence ?? 0
+      for entry in write.entries {
+        guard entry.sequence == last + 1 else {
+          return .heldElsewhere(key: write.key, "entry \(entry.sequence) written after \(last)")
+        }
+        last = entry.sequence
+      }
+      stored.entries += write.entries
+      if let snapshot = write.snapshot {
+        guard snapshot.sequence <= last else {
+          return JournalError(
+            "key \(write.key): a snapshot of entry \(snapshot.sequence) after the last, \(last)")
+        }
+        stored.snapshot = snapshot
+        stored.entries.removeAll { $0.sequence <= snapshot.sequence }
+      }
+      stored.reminder = write.reminder
+      keys[name] = stored
+      return nil
+    }
+  }
+
+  public func reminders(dueBy date: Date, limit: Int) throws(JournalError) -> [StoredReminder] {
+    var due: [StoredReminder] = []
+    for (name, key) in keys {
+      if let reminder = key.reminder, reminder <= date {
+        due.append(StoredReminder(key: String(decoding: name, as: UTF8.self), due: reminder))
+      }
+    }
+    return Array(due.sorted { ($0.due, $0.key) < ($1.due, $1.key) }.prefix(max(0, limit)))
+  }
+
+  /// The node that claimed `key` last, if any claimed it.
+  public func owner(of key: String) -> String? {
+    keys[Array(key.utf8)]?.owner
+  }
+}

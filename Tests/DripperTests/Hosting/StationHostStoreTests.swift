@@ -1,0 +1,118 @@
+import Dripper
+import DripperTesting
+import Foundation
+import Testing
+
+private func storeHost(
+  _ store: some KeyStore, node: String = "a", clock: TestClock = TestClock(),
+  start: Date = Date(timeIntervalSince1970: 1_800_000_000),
+  owns: @escaping @Sendable (String) -> Bool = { _ in true }
+) throws -> StationHost<String, Account> {
+  try StationHost(
+    storage: .store(store, codec: .json, snapshotEvery: 3, node: node, owns: owns),
+    lifetime: HostLifetime(idleAfter: .seconds(60), time: .controlled(by: clock, startingAt: start))
+  ) { _ in
+    Account.State()
+  } dripper: { _ in
+    Account()
+  }
+}
+
+/// A store that keeps entries and ignores epochs: what the conformance suite must catch.
+private actor UnfencedStore: KeyStore {
+  var entries: [String: [StoredEntry]] = [:]
+
+  func claim(_ key: String, owner: String) -> StoredKey {
+    StoredKey(epoch: 1, entries: entries[key] ?? [])
+  }
+  func exists(_ key: String) -> Bool { entries[key] != nil }
+  func write(_ writes: [KeyWrite]) -> [JournalError?] {
+    for write in writes { entries[write.key, default: []] += write.entries }
+    return writes.map { _ in nil }
+  }
+  func reminders(dueBy date: Date, limit: Int) -> [StoredReminder] { [] }
+}
+
+@Suite struct StationHostStoreTests {
+  /// The in-memory store keeps every promise of the suite; a store that ignores epochs is caught.
+  @Test func theConformanceSuiteHoldsForTheReferenceStoreAndCatchesAnUnfencedOne() async {
+    #expect(await KeyStoreConformance.failures(of: InMemoryKeyStore()) == [])
+    let failures = await KeyStoreConformance.failures(of: UnfencedStore())
+    for check in ["epochs fence writes", "two first writes", "a sequence twice", "snapshot"] {
+      #expect(failures.contains { $0.hasPrefix(check + ":") }, "\(check) not caught: \(failures)")
+    }
+  }
+
+  /// A key kept in a store comes back in the next host, its request ids with it: a retry through
+  /// the new host is answered with the first receipt, not applied again.
+  @Test func aKeyComesBackInTheNextHostWithItsRequestIds() async throws {
+    let store = InMemoryKeyStore()
+    let first: PourReceipt
+    do {
+      let host = try storeHost(store)
+      for amount in [5, 7, 11, 13] { await host.pour(.deposit(amount), to: "alice").finish() }
+      first = try await host.pour(.withdraw(2), to: "alice", id: "r1")
+      await host.close()
+    }
+    let host = try storeHost(store, node: "b")
+    let retry = try await host.pour(.withdraw(2), to: "alice", id: "r1")
+    #expect(retry.sequence == first.sequence)
+    #expect(retry.duplicate)
+    #expect(try await host.state(of: "alice").balance == 34)
+    #expect(try await host.exists("alice"))
+    #expect(try await !host.exists("bob"))
+    _ = try await host.state(of: "bob")
+    #expect(try await !store.exists("bob"), "a read wrote the key")
+    await host.close()
+    #expect(await store.owner(of: "alice") == "b")
+  }
+
+  /// Two hosts that both believe they hold a key: the one that claimed it last writes it, the
+  /// other's pour is refused as held elsewhere, and the key's history does not fork.
+  @Test func twoOwnersOfAKeyNeverBothWriteIt() async throws {
+    let store = InMemoryKeyStore()
+    let a = try storeHost(store, node: "a")
+    let b = try storeHost(store, node: "b")
+    _ = try await a.pour(.deposit(1), to: "k", id: "a1")
+    _ = try await b.pour(.deposit(10), to: "k", id: "b1")
+    do {
+      _ = try await a.pour(.deposit(100), to: "k", id: "a2")
+      Issue.record("the first owner wrote after the second claimed the key")
+    } catch {
+      guard case .storage(_, let journal) = error else { throw error }
+      #expect(journal.isHeldByAnotherProcess, "\(journal)")
+    }
+    _ = try await b.pour(.deposit(1_000), to: "k", id: "b2")
+    #expect(try await b.state(of: "k").log == ["+1", "+10", "+1000"])
+    await a.close()
+    await b.close()
+    let reader = try storeHost(store, node: "c")
+    #expect(try await reader.state(of: "k").balance == 1_011)
+    await reader.close()
+  }
+
+  /// A node that dies with a reminder set leaves it to the store: another node that owns the key
+  /// fires it when due, once; a node that does not own it leaves it.
+  @Test func aDeadNodesReminderFiresOnAnotherNode() async throws {
+    let store = InMemoryKeyStore()
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+    do {
+      // Node a sets the reminder and dies: its host is dropped unclosed.
+      let a = try storeHost(store, node: "a", start: start)
+      _ = try await a.pour(.expireAt(start.addingTimeInterval(100)), to: "alice", id: "set")
+    }
+    let clock = TestClock()
+    let other = try storeHost(store, node: "c", clock: clock, start: start, owns: { _ in false })
+    let b = try storeHost(store, node: "b", clock: clock, start: start)
+    await clock.advance(by: .seconds(150))
+    await b.settle()
+    await b.finish("alice")
+    #expect(try await b.state(of: "alice").expired)
+    #expect(b.counts.remindersFired == 1)
+    await other.settle()
+    #expect(other.counts.remindersFired == 0)
+    await b.close()
+    await other.close()
+    #expect(await store.owner(of: "alice") == "b")
+  }
+}
