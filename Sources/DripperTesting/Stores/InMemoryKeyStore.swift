@@ -31,6 +31,7 @@ public actor InMemoryKeyStore: KeyStore {
   /// An empty store.
   public init() {}
 
+  /// Claims `key` for `owner` (see ``KeyStore/claim(_:owner:)``).
   public func claim(_ key: String, owner: String) throws(JournalError) -> StoredKey {
     let name = Array(key.utf8)
     guard var stored = keys[name] else { return StoredKey(epoch: 1) }
@@ -41,10 +42,13 @@ public actor InMemoryKeyStore: KeyStore {
       epoch: stored.epoch, snapshot: stored.snapshot, entries: stored.entries, reminder: stored.reminder)
   }
 
+  /// Whether `key` was written (see ``KeyStore/exists(_:)``).
   public func exists(_ key: String) throws(JournalError) -> Bool {
     keys[Array(key.utf8)] != nil
   }
 
+  /// Writes each write whose epoch is the key's and whose entries follow its last, in one step
+  /// (see ``KeyStore/write(_:)``).
   public func write(_ writes: [KeyWrite]) -> [JournalError?] {
     self.writes += writes.count
     return writes.map { write in
@@ -75,6 +79,7 @@ public actor InMemoryKeyStore: KeyStore {
     }
   }
 
+  /// The keys whose reminders are due by `date` (see ``KeyStore/reminders(dueBy:limit:)``).
   public func reminders(dueBy date: Date, limit: Int) throws(JournalError) -> [StoredReminder] {
     var due: [StoredReminder] = []
     for (name, key) in keys {

@@ -116,3 +116,54 @@ private actor UnfencedStore: KeyStore {
     #expect(await store.owner(of: "alice") == "b")
   }
 }
+
+/// The reference store, whose writes fail while `down` is set: a database restarting.
+private final class FlakyStore: KeyStore {
+  let base = InMemoryKeyStore()
+  let down = LockIsolated(false)
+
+  func claim(_ key: String, owner: String) async throws(JournalError) -> StoredKey {
+    if down.value { throw JournalError("the store is down") }
+    return try await base.claim(key, owner: owner)
+  }
+  func exists(_ key: String) async throws(JournalError) -> Bool { try await base.exists(key) }
+  func write(_ writes: [KeyWrite]) async -> [JournalError?] {
+    if down.value { return writes.map { _ in JournalError("the store is down") } }
+    return await base.write(writes)
+  }
+  func reminders(dueBy date: Date, limit: Int) async throws(JournalError) -> [StoredReminder] {
+    try await base.reminders(dueBy: date, limit: limit)
+  }
+}
+
+@Suite struct StationHostStoreOutageTests {
+  /// A store down for a while: pours fail clearly, resume once it is back, and the host closes.
+  @Test func poursFailWhileTheStoreIsDownResumeAfterAndTheHostCloses() async throws {
+    let store = FlakyStore()
+    let host = try StationHost<String, Account>(
+      storage: .store(store, codec: .json, snapshotEvery: 3),
+      lifetime: HostLifetime(retryFailedAfter: .milliseconds(1)),
+      observer: StationHostObserver(diagnostic: { _, _ in })
+    ) { _ in
+      Account.State()
+    } dripper: { _ in
+      Account()
+    }
+    for amount in 1...5 { _ = try await host.pour(.deposit(amount), to: "k\(amount % 2)", id: "\(amount)") }
+    store.down.setValue(true)
+    for amount in 6...9 {
+      await #expect(throws: HostError.self) {
+        try await host.pour(.deposit(amount), to: "k\(amount % 2)", id: "\(amount)")
+      }
+    }
+    store.down.setValue(false)
+    var resumed = 0
+    for amount in 10...40 {
+      if (try? await host.pour(.deposit(amount), to: "k\(amount % 2)", id: "\(amount)")) != nil {
+        resumed += 1
+      }
+    }
+    #expect(resumed > 20)
+    await host.close()
+  }
+}

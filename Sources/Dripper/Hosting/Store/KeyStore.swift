@@ -24,7 +24,7 @@
 ///   initialState: { _ in Wallet.State() }, dripper: { _ in Wallet() })
 /// ```
 ///
-/// A store promises (``KeyStoreConformance`` in DripperTesting checks each):
+/// A store promises (`KeyStoreConformance`, in DripperTesting, checks each):
 /// - a write is acknowledged only once it is durable: it survives the store's process, and the
 ///   machine's, as the store says;
 /// - a key's entries come back in order, each once, after its snapshot;

@@ -1,0 +1,362 @@
+public import Dripper
+public import Logging
+public import PostgresNIO
+import Synchronization
+
+#if canImport(FoundationEssentials)
+  public import FoundationEssentials
+#else
+  public import Foundation
+#endif
+
+/// A ``KeyStore`` in PostgreSQL, on postgres-nio: the nodes of a cluster share it, and every write
+/// is fenced by its key's epoch.
+///
+/// ```swift
+/// let client = PostgresClient(configuration: .init(host: "127.0.0.1", username: "app", password: nil, database: "app", tls: .disable))
+/// let store = PostgresKeyStore(client: client)
+/// try await withThrowingDiscardingTaskGroup { group in
+///   group.addTask { await client.run() }
+///   try await store.prepare()   // creates the tables, or checks their version
+///   let host = try StationHost<String, Wallet>(storage: .store(store, codec: .json, node: "node-a")) …
+/// }
+/// ```
+///
+/// The tables (see ``PostgresKeySchema``): `dripper_keys`, a row a key with its epoch, owner, last
+/// entry and earliest reminder; `dripper_entries`, a row an entry, keyed by (key, sequence);
+/// `dripper_snapshots`, a row a key. Keys are `bytea`: any text, NUL and quotes included, is data.
+/// Every statement binds its values; none is built from them.
+///
+/// Writes arriving together, of many keys, go in one statement, one transaction, one flush of the
+/// server's WAL (group commit), and each is acknowledged once that transaction has committed.
+/// With PostgreSQL's `synchronous_commit` on (its default), a commit is on the server's disk;
+/// with it `off`, a crash of the server may lose the last writes it acknowledged.
+public final class PostgresKeyStore: KeyStore {
+  let client: PostgresClient
+  let logger: Logger
+  /// The most entries a claim reads of one key: a key with more since its snapshot is refused.
+  public let maximumEntries: Int
+  /// How long a claim or a write may take before it fails (its key is then read again).
+  public let timeout: Duration
+  private let batcher: WriteBatcher
+
+  /// A store on `client`, which the caller runs (`client.run()`).
+  ///
+  /// - Parameters:
+  ///   - client: The connection pool.
+  ///   - maximumBatch: The most writes one transaction holds.
+  ///   - concurrentWrites: How many transactions of writes run at once.
+  ///   - maximumEntries: The most entries a claim reads of one key.
+  ///   - timeout: How long a claim or a write may take before it fails: a write whose
+  ///     connection was lost without an answer (the server restarted) fails then, and its key is
+  ///     read again; whether it committed, the read says.
+  ///   - logger: Where postgres-nio logs the store's statements.
+  public init(
+    client: PostgresClient, maximumBatch: Int = 1_000, concurrentWrites: Int = 2,
+    maximumEntries: Int = 1_000_000,
+    timeout: Duration = .seconds(10),
+    logger: Logger = Logger(label: "dripper.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+  ) {
+    self.client = client
+    self.logger = logger
+    self.maximumEntries = maximumEntries
+    self.timeout = timeout
+    batcher = WriteBatcher(maximumBatch: max(1, maximumBatch), concurrentWrites: max(1, concurrentWrites))
+  }
+
+  /// Creates the store's tables if they are missing, or checks that they are of this version.
+  ///
+  /// - Throws: a ``JournalError`` when the database holds a newer schema (a newer Dripper made
+  ///   it: this one refuses it, changing nothing), or cannot be reached.
+  public func prepare() async throws(JournalError) {
+    try await PostgresKeySchema.prepare(client, logger: logger)
+  }
+
+  /// Claims `key` for `owner`: its epoch goes up by one, in the same transaction that reads its
+  /// snapshot and the entries after it, so no write of an earlier claim lands after the read.
+  public func claim(_ key: String, owner: String) async throws(JournalError) -> StoredKey {
+    let name = ByteBuffer(string: key)
+    let (limit, client, logger) = (maximumEntries, self.client, self.logger)
+    do {
+      return try await Deadline.run(within: timeout) {
+        try await Self.claim(key, name: name, owner: owner, limit: limit, client: client, logger: logger)
+      }
+    } catch {
+      throw Self.journalError(error, doing: "claim key \(key)")
+    }
+  }
+
+  private static func claim(
+    _ key: String, name: ByteBuffer, owner: String, limit: Int, client: PostgresClient, logger: Logger
+  ) async throws -> StoredKey {
+    try await client.withTransaction(logger: logger) { connection in
+      let claimed = try await connection.query(
+        "UPDATE dripper_keys SET epoch = epoch + 1, owner = \(owner) WHERE key = \(name) RETURNING epoch, reminder",
+        logger: logger
+      ).decode((Int64, Double?).self).first { _ in true }
+      guard let (epoch, reminder) = claimed else { return StoredKey(epoch: 1) }
+      var stored = StoredKey(epoch: UInt64(epoch), reminder: reminder.map(Date.init(timeIntervalSince1970:)))
+      let snapshot = try await connection.query(
+        "SELECT sequence, bytes FROM dripper_snapshots WHERE key = \(name)", logger: logger
+      ).decode((Int64, ByteBuffer).self).first { _ in true }
+      if let (sequence, bytes) = snapshot {
+        stored.snapshot = StoredSnapshot(sequence: UInt64(sequence), bytes: Array(buffer: bytes))
+      }
+      let after = Int64(stored.snapshot?.sequence ?? 0)
+      let rows = try await connection.query(
+        """
+        SELECT sequence, schema, bytes FROM dripper_entries WHERE key = \(name) AND sequence > \(after)
+        ORDER BY sequence LIMIT \(limit + 1)
+        """, logger: logger)
+      for try await (sequence, schema, bytes) in rows.decode((Int64, Int32, ByteBuffer).self) {
+        stored.entries.append(
+          StoredEntry(sequence: UInt64(sequence), schema: Int(schema), bytes: Array(buffer: bytes)))
+      }
+      guard stored.entries.count <= limit else {
+        throw JournalError("key \(key): more than \(limit) entries since its snapshot; a claim reads no more")
+      }
+      return stored
+    }
+  }
+
+  /// Whether `key` was written: a row in `dripper_keys`.
+  public func exists(_ key: String) async throws(JournalError) -> Bool {
+    do {
+      let rows = try await client.query(
+        "SELECT 1 FROM dripper_keys WHERE key = \(ByteBuffer(string: key))", logger: logger)
+      return try await rows.decode(Int32.self).first { _ in true } != nil
+    } catch {
+      throw Self.journalError(error, doing: "read key \(key)")
+    }
+  }
+
+  /// Writes `writes` with the others waiting (see ``PostgresKeyStore``), each once it has
+  /// committed or been refused.
+  public func write(_ writes: [KeyWrite]) async -> [JournalError?] {
+    await withTaskGroup(of: (Int, JournalError?).self) { group in
+      for (offset, write) in writes.enumerated() {
+        group.addTask { (offset, await self.batcher.submit(write, to: self)) }
+      }
+      var results = [JournalError?](repeating: nil, count: writes.count)
+      for await (offset, error) in group { results[offset] = error }
+      return results
+    }
+  }
+
+  /// The keys whose reminders are due by `date`, from the index on `dripper_keys.reminder`.
+  public func reminders(dueBy date: Date, limit: Int) async throws(JournalError) -> [StoredReminder] {
+    do {
+      let rows = try await client.query(
+        """
+        SELECT key, reminder FROM dripper_keys WHERE reminder <= \(date.timeIntervalSince1970)
+        ORDER BY reminder, key LIMIT \(max(0, limit))
+        """, logger: logger)
+      var due: [StoredReminder] = []
+      for try await (key, seconds) in rows.decode((ByteBuffer, Double).self) {
+        due.append(StoredReminder(key: String(buffer: key), due: Date(timeIntervalSince1970: seconds)))
+      }
+      return due
+    } catch {
+      throw Self.journalError(error, doing: "list the reminders due")
+    }
+  }
+
+  /// Writes a batch in one statement: the keys whose epoch and last entry match are advanced, and
+  /// only their entries, snapshots and reminders are kept. Returns the keys accepted.
+  func commit(_ batch: [KeyWrite]) async throws -> Set<[UInt8]> {
+    var keys: [ByteBuffer] = []
+    var epochs: [Int64] = []
+    var afters: [Int64] = []
+    var lasts: [Int64] = []
+    var reminders: [Double] = []
+    var entryKeys: [ByteBuffer] = []
+    var sequences: [Int64] = []
+    var schemas: [Int32] = []
+    var entryBytes: [ByteBuffer] = []
+    var snapshotKeys: [ByteBuffer] = []
+    var snapshotSequences: [Int64] = []
+    var snapshotBytes: [ByteBuffer] = []
+    for write in batch {
+      let key = ByteBuffer(string: write.key)
+      keys.append(key)
+      epochs.append(Int64(clamping: write.epoch))
+      if let first = write.entries.first, let last = write.entries.last {
+        afters.append(Int64(clamping: first.sequence) - 1)
+        lasts.append(Int64(clamping: last.sequence))
+      } else {
+        // A snapshot alone: of an entry the key holds.
+        afters.append(-1)
+        lasts.append(Int64(clamping: write.snapshot?.sequence ?? 0))
+      }
+      reminders.append(write.reminder?.timeIntervalSince1970 ?? .nan)
+      for entry in write.entries {
+        entryKeys.append(key)
+        sequences.append(Int64(clamping: entry.sequence))
+        schemas.append(Int32(clamping: entry.schema))
+        entryBytes.append(ByteBuffer(bytes: entry.bytes))
+      }
+      if let snapshot = write.snapshot {
+        snapshotKeys.append(key)
+        snapshotSequences.append(Int64(clamping: snapshot.sequence))
+        snapshotBytes.append(ByteBuffer(bytes: snapshot.bytes))
+      }
+    }
+    var binds = PostgresBindings()
+    binds.append(keys)
+    binds.append(epochs)
+    binds.append(afters)
+    binds.append(lasts)
+    binds.append(reminders)
+    binds.append(entryKeys)
+    binds.append(sequences)
+    binds.append(schemas)
+    binds.append(entryBytes)
+    binds.append(snapshotKeys)
+    binds.append(snapshotSequences)
+    binds.append(snapshotBytes)
+    let rows = try await client.query(
+      PostgresQuery(unsafeSQL: PostgresKeySchema.write, binds: binds), logger: logger)
+    var accepted: Set<[UInt8]> = []
+    for try await key in rows.decode(ByteBuffer.self) { accepted.insert(Array(buffer: key)) }
+    return accepted
+  }
+
+  /// A one-line error of what the store could not do.
+  static func journalError(_ error: any Error, doing what: String) -> JournalError {
+    if let error = error as? JournalError { return error }
+    if let error = error as? PSQLError {
+      let message = error.serverInfo?[.message].map { ": \($0)" } ?? ""
+      return JournalError("PostgreSQL: could not \(what): \(error.code)\(message)")
+    }
+    return JournalError("PostgreSQL: could not \(what): \(error)")
+  }
+}
+
+/// Gathers the writes that arrive while others commit, to commit them together.
+final class WriteBatcher: Sendable {
+  private struct Waiting {
+    let write: KeyWrite
+    let continuation: CheckedContinuation<JournalError?, Never>
+  }
+
+  private struct State {
+    var waiting: [Waiting] = []
+    var running = 0
+  }
+
+  private let state = Mutex(State())
+  let maximumBatch: Int
+  let concurrentWrites: Int
+
+  init(maximumBatch: Int, concurrentWrites: Int) {
+    self.maximumBatch = maximumBatch
+    self.concurrentWrites = concurrentWrites
+  }
+
+  func submit(_ write: KeyWrite, to store: PostgresKeyStore) async -> JournalError? {
+    await withCheckedContinuation { continuation in
+      let start = state.withLock { state -> Bool in
+        state.waiting.append(Waiting(write: write, continuation: continuation))
+        guard state.running < concurrentWrites else { return false }
+        state.running += 1
+        return true
+      }
+      if start { Task { await self.drain(into: store) } }
+    }
+  }
+
+  /// Commits what waits, batch after batch, until nothing does.
+  private func drain(into store: PostgresKeyStore) async {
+    while let batch = takeBatch() {
+      let results: [JournalError?]
+      do {
+        let writes = batch.map(\.write)
+        let accepted = try await Deadline.run(within: store.timeout) { try await store.commit(writes) }
+        results = batch.map { waiting in
+          accepted.contains(Array(waiting.write.key.utf8))
+            ? nil
+            : JournalError.heldElsewhere(
+              key: waiting.write.key,
+              "a write at epoch \(waiting.write.epoch) after entry \(waiting.write.entries.first.map { $0.sequence - 1 } ?? 0) was refused"
+            )
+        }
+      } catch {
+        let failure = PostgresKeyStore.journalError(error, doing: "write \(batch.count) keys")
+        results = batch.map { _ in failure }
+      }
+      for (waiting, result) in zip(batch, results) { waiting.continuation.resume(returning: result) }
+    }
+  }
+
+  /// The next batch: up to the maximum, one write a key (a key's next write waits for the next
+  /// batch, after this one has committed); `nil`, and one runner fewer, when nothing waits.
+  private func takeBatch() -> [Waiting]? {
+    state.withLock { state in
+      guard !state.waiting.isEmpty else {
+        state.running -= 1
+        return nil
+      }
+      var batch: [Waiting] = []
+      var rest: [Waiting] = []
+      var keys: Set<String> = []
+      for waiting in state.waiting {
+        if batch.count < maximumBatch, keys.insert(waiting.write.key).inserted {
+          batch.append(waiting)
+        } else {
+          rest.append(waiting)
+        }
+      }
+      state.waiting = rest
+      return batch
+    }
+  }
+}
+
+/// Runs an operation that may never answer (a query on a connection lost without a word) with a
+/// deadline: its caller is answered at the deadline, and the operation is cancelled and left to
+/// end on its own.
+enum Deadline {
+  struct Passed: Error, CustomStringConvertible {
+    let after: Duration
+    var description: String { "no answer within \(after)" }
+  }
+
+  static func run<T: Sendable>(within limit: Duration, _ operation: @escaping @Sendable () async throws -> T)
+    async throws -> T
+  {
+    let answered = Mutex(false)
+    let tasks = Mutex<[Task<Void, Never>]>([])
+    return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+      let answer = { @Sendable (result: Result<T, any Error>) in
+        let first = answered.withLock { answered in
+          defer { answered = true }
+          return !answered
+        }
+        guard first else { return }
+        continuation.resume(with: result)
+        for task in tasks.withLock({ $0 }) { task.cancel() }
+      }
+      let work = Task { answer(await Result(catching: operation)) }
+      let timer = Task {
+        try? await Task.sleep(for: limit)
+        if !Task.isCancelled { answer(.failure(Passed(after: limit))) }
+      }
+      tasks.withLock { $0 = [work, timer] }
+      if answered.withLock({ $0 }) {
+        work.cancel()
+        timer.cancel()
+      }
+    }
+  }
+}
+
+extension Result where Failure == any Error {
+  /// The result of an async throwing body.
+  init(catching body: () async throws -> Success) async {
+    do {
+      self = .success(try await body())
+    } catch {
+      self = .failure(error)
+    }
+  }
+}

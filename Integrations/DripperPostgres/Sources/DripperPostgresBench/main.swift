@@ -1,0 +1,139 @@
+// dripper-postgres-bench: a host's durable pours into PostgreSQL, beside postgres-nio's own floor
+// and the folder store, measured in one run against one server.
+//
+//   eval "$(scripts/postgres.sh start /tmp/dripper-pg)"
+//   swift run -c release dripper-postgres-bench [--quick]
+import Dripper
+import DripperPostgres
+import Foundation
+import Logging
+import PostgresNIO
+
+struct Counter: Dripper {
+  struct State: Codable, Sendable, Equatable { var count = 0 }
+  enum Action: Codable, Sendable, Equatable { case add(Int) }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .add(let amount): state.count += amount
+    }
+    return .none
+  }
+}
+
+func host(_ storage: HostStorage<Counter.State, Counter.Action>) throws -> StationHost<String, Counter> {
+  try StationHost(storage: storage) { _ in
+    Counter.State()
+  } dripper: { _ in
+    Counter()
+  }
+}
+
+/// Seconds `body` takes.
+func time(_ body: () async throws -> Void) async rethrows -> Double {
+  let start = ContinuousClock.now
+  try await body()
+  let elapsed = ContinuousClock.now - start
+  return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+}
+
+func row(_ name: String, _ value: String) {
+  print(name.padding(toLength: 58, withPad: " ", startingAt: 0) + value)
+}
+
+let quick = CommandLine.arguments.contains("--quick")
+let single = quick ? 100 : 1_000
+let keyCount = quick ? 100 : 1_000
+let perKey = quick ? 2 : 5
+guard let url = ProcessInfo.processInfo.environment["DRIPPER_POSTGRES_URL"],
+  let parsed = URLComponents(string: url), let server = parsed.host, let port = parsed.port,
+  let user = parsed.user
+else {
+  print("dripper-postgres-bench: set DRIPPER_POSTGRES_URL (scripts/postgres.sh start prints it)")
+  exit(2)
+}
+var configuration = PostgresClient.Configuration(
+  host: server, port: port, username: user, password: parsed.password,
+  database: String(parsed.path.dropFirst()),
+  tls: .disable)
+configuration.options.maximumConnections = 50
+let client = PostgresClient(configuration: configuration)
+let run = Task { await client.run() }
+let store = PostgresKeyStore(client: client)
+try await store.prepare()
+let tag = UInt32.random(in: .min ... .max)
+print(
+  "dripper-postgres-bench: \(single) sequential pours, \(keyCount) keys × \(perKey) at once; server \(server):\(port)"
+)
+
+// The floor: the same bytes a pour writes, one INSERT and one commit a row, through postgres-nio.
+try await client.query(
+  "CREATE TABLE IF NOT EXISTS bench_floor (key bytea, sequence bigint, bytes bytea, PRIMARY KEY (key, sequence))"
+)
+let line = ByteBuffer(string: "1 - a {\"add\":{\"_0\":1}} 0123456789abcdef")
+let floorKey = ByteBuffer(string: "floor-\(tag)")
+let floor =
+  try await time {
+    for sequence in 1...single {
+      try await client.query(
+        "INSERT INTO bench_floor (key, sequence, bytes) VALUES (\(floorKey), \(Int64(sequence)), \(line))")
+    }
+  } / Double(single)
+row("floor: postgres-nio, one INSERT a commit", String(format: "%7.0f µs", floor * 1e6))
+
+let postgres = try host(.store(store, codec: .json, node: "bench"))
+let pgOne =
+  try await time {
+    for sequence in 1...single {
+      _ = try await postgres.pour(.add(1), to: "one-\(tag)", id: "\(sequence)")
+    }
+  } / Double(single)
+row(
+  "store: durable pour into one key", String(format: "%7.0f µs  %.2f× the floor", pgOne * 1e6, pgOne / floor))
+
+let pgMany = try await time {
+  try await withThrowingTaskGroup(of: Void.self) { group in
+    for key in 0..<keyCount {
+      group.addTask {
+        for sequence in 1...perKey {
+          _ = try await postgres.pour(.add(1), to: "many-\(tag)-\(key)", id: "\(sequence)")
+        }
+      }
+    }
+    try await group.waitForAll()
+  }
+}
+let pgRate = Double(keyCount * perKey) / pgMany
+row(
+  "store: \(keyCount) keys at once", String(format: "%7.0f/s  %.1f× one key's rate", pgRate, pgRate * pgOne))
+await postgres.close()
+
+let folderPath = NSTemporaryDirectory() + "dripper-postgres-bench-\(tag)"
+let folder = try host(.folder(folderPath, codec: .json))
+let folderOne =
+  try await time {
+    for sequence in 1...single { _ = try await folder.pour(.add(1), to: "one", id: "\(sequence)") }
+  } / Double(single)
+row(
+  "folder: durable pour into one key",
+  String(format: "%7.0f µs  %.2f× the floor", folderOne * 1e6, folderOne / floor))
+let folderMany = try await time {
+  try await withThrowingTaskGroup(of: Void.self) { group in
+    for key in 0..<keyCount {
+      group.addTask {
+        for sequence in 1...perKey {
+          _ = try await folder.pour(.add(1), to: "many-\(key)", id: "\(sequence)")
+        }
+      }
+    }
+    try await group.waitForAll()
+  }
+}
+let folderRate = Double(keyCount * perKey) / folderMany
+row(
+  "folder: \(keyCount) keys at once",
+  String(format: "%7.0f/s  %.1f× one key's rate", folderRate, folderRate * folderOne))
+await folder.close()
+try? FileManager.default.removeItem(atPath: folderPath)
+try await client.query("DROP TABLE bench_floor")
+run.cancel()

@@ -1,0 +1,227 @@
+import Dripper
+import DripperPostgres
+import DripperTesting
+import Foundation
+import PostgresNIO
+import Testing
+
+@Suite struct PostgresKeyStoreTests {
+  /// The store keeps every promise of the conformance suite the in-memory and every other store
+  /// pass.
+  @Test func conformance() async throws {
+    try await TestDatabase.withStore { store, _ in
+      await KeyStoreConformance.check(store)
+    }
+  }
+
+  /// A key comes back in the next host, on another node, with its request ids: a retry is
+  /// answered with the first receipt and not applied again.
+  @Test func aKeyComesBackOnAnotherNodeWithItsRequestIds() async throws {
+    try await TestDatabase.withStore { store, _ in
+      let key = "wallet-\(UInt32.random(in: .min ... .max))"
+      let first: PourReceipt
+      do {
+        let a = try accountHost(store, node: "a")
+        for amount in 1...12 { _ = try await a.pour(.deposit(amount), to: key, id: "d\(amount)") }
+        first = try await a.pour(.deposit(100), to: key, id: "big")
+        await a.close()
+      }
+      let b = try accountHost(store, node: "b")
+      let retry = try await b.pour(.deposit(100), to: key, id: "big")
+      #expect(retry.duplicate && retry.sequence == first.sequence)
+      #expect(try await b.state(of: key).balance == 178)
+      #expect(try await b.exists(key))
+      #expect(try await !b.exists(key + "-never"))
+      _ = try await b.state(of: key + "-read")
+      #expect(try await !store.exists(key + "-read"), "a read wrote its key")
+      await b.close()
+    }
+  }
+
+  /// Two nodes pouring into one key at once, each claiming it in turn: every pour acknowledged is
+  /// in the key's history exactly once, none refused is, and the history does not fork.
+  @Test func twoNodesRacingForOneKeyNeverFork() async throws {
+    try await TestDatabase.withStore { store, _ in
+      let key = "contested-\(UInt32.random(in: .min ... .max))"
+      let a = try accountHost(store, node: "a")
+      let b = try accountHost(store, node: "b")
+      let acknowledged = LockedList()
+      await withTaskGroup(of: Void.self) { group in
+        for (offset, host) in [a, b].enumerated() {
+          group.addTask {
+            for round in 0..<40 {
+              let amount = offset * 1_000 + round + 1
+              do {
+                _ = try await host.pour(.deposit(amount), to: key, id: "\(amount)")
+                acknowledged.append("+\(amount)")
+              } catch {
+                // Refused: held by the other node. The key is read again after the retry delay.
+              }
+            }
+          }
+        }
+      }
+      await a.close()
+      await b.close()
+      let reader = try accountHost(store, node: "c")
+      let log = try await reader.state(of: key).log
+      #expect(Set(log).count == log.count, "an entry applied twice: \(log)")
+      #expect(Set(acknowledged.all).isSubset(of: Set(log)), "an acknowledged pour was lost")
+      #expect(!acknowledged.all.isEmpty)
+      await reader.close()
+    }
+  }
+
+  /// Keys of any bytes (quotes, NUL, SQL, 10 KB, two spellings of é) are data: each its own key,
+  /// read back as written, "é" composed or not one key.
+  @Test func hostileKeysAreData() async throws {
+    try await TestDatabase.withStore { store, _ in
+      let tag = "\(UInt32.random(in: .min ... .max))"
+      let keys = [
+        "it's", "nul\u{0}key", "'); DROP TABLE dripper_keys; --", String(repeating: "x", count: 10_000), "é",
+      ]
+      .map { tag + $0 }
+      let host = try accountHost(store, node: "a")
+      for (offset, key) in keys.enumerated() {
+        _ = try await host.pour(.deposit(offset + 1), to: key, id: "1")
+      }
+      await host.close()
+      let again = try accountHost(store, node: "b")
+      for (offset, key) in keys.enumerated() {
+        #expect(try await again.state(of: key).balance == offset + 1)
+      }
+      #expect(try await again.state(of: tag + "e\u{301}").balance == 5)
+      await again.close()
+    }
+  }
+
+  /// A node that dies with a reminder set leaves it in the store: the node that owns the key now
+  /// fires it when due; a node that does not own it leaves it.
+  @Test func aDeadNodesReminderFiresOnTheKeysNewOwner() async throws {
+    try await TestDatabase.withStore { store, _ in
+      let key = "expiring-\(UInt32.random(in: .min ... .max))"
+      let start = Date(timeIntervalSince1970: 1_800_000_000)
+      do {
+        let a = try accountHost(store, node: "a", clock: TestClock(), start: start)
+        _ = try await a.pour(.expireAt(start.addingTimeInterval(100)), to: key, id: "set")
+        // Node a dies: its host is dropped without closing.
+      }
+      let clock = TestClock()
+      let bystander = try accountHost(store, node: "c", clock: clock, start: start, owns: { $0 != key })
+      let owner = try accountHost(store, node: "b", clock: clock, start: start, owns: { $0 == key })
+      await clock.advance(by: .seconds(150))
+      await owner.settle()
+      await owner.finish(key)
+      #expect(try await owner.state(of: key).expired)
+      #expect(owner.counts.remindersFired == 1)
+      await bystander.settle()
+      #expect(try await !bystander.exists(key + "-other"))
+      await owner.close()
+      await bystander.close()
+    }
+  }
+
+  /// A database whose tables a newer Dripper made is refused with one line, and left unchanged.
+  @Test func aNewerSchemaIsRefused() async throws {
+    let database = "dripper_newer_\(UInt32.random(in: .min ... .max))"
+    try await TestDatabase.withStore { _, client in
+      try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"))
+    }
+    try await TestDatabase.withStore(database: database) { _, client in
+      try await client.query("UPDATE dripper_schema SET version = 2")
+      let newer = PostgresKeyStore(client: client)
+      await #expect(throws: JournalError.self) { try await newer.prepare() }
+      do {
+        try await newer.prepare()
+      } catch let error as JournalError {
+        #expect(error.message.contains("version 2, newer than this program's 1"))
+        #expect(!error.message.contains("\n"))
+      }
+      let version = try await client.query("SELECT version FROM dripper_schema").decode(Int32.self).first {
+        _ in true
+      }
+      #expect(version == 2)
+    }
+  }
+}
+
+@Suite struct PostgresNodeCrashTests {
+  /// A node killed with -9 under load loses nothing it acknowledged, and a node that then retries
+  /// every deposit with the same ids applies none twice.
+  @Test func aNodeKilledUnderLoadLosesNothingAcknowledged() async throws {
+    let url = try #require(TestDatabase.url, "no PostgreSQL server: run scripts/postgres.sh start")
+    let prefix = "crash-\(UInt32.random(in: .min ... .max))"
+    let node = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+      .appendingPathComponent("DripperPostgresNode")
+    let process = Process()
+    process.executableURL = node
+    process.arguments = ["pour", url, "doomed", prefix, "20", "100000"]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    // Read acknowledgements until 300 have come, then kill the node mid-load.
+    var acknowledged: Set<Int> = []
+    var buffer = Data()
+    let reader = output.fileHandleForReading
+    let deadline = Date().addingTimeInterval(120)
+    while acknowledged.count < 300, Date() < deadline {
+      let chunk = reader.availableData
+      if chunk.isEmpty { break }
+      buffer.append(chunk)
+      while let newline = buffer.firstIndex(of: 0x0A) {
+        let line = String(decoding: buffer[..<newline], as: UTF8.self)
+        buffer.removeSubrange(...newline)
+        if line.hasPrefix("ok "), let amount = Int(line.dropFirst(3)) { acknowledged.insert(amount) }
+      }
+    }
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+    #expect(acknowledged.count >= 300, "the node acknowledged \(acknowledged.count) deposits in two minutes")
+    let highest = acknowledged.max() ?? 0
+
+    // Another node retries every deposit up to the highest acknowledged, with the same ids.
+    let retry = Process()
+    retry.executableURL = node
+    retry.arguments = ["pour", url, "heir", prefix, "20", "\(highest)"]
+    retry.standardOutput = FileHandle.nullDevice
+    retry.standardError = FileHandle.nullDevice
+    try retry.run()
+    retry.waitUntilExit()
+    #expect(retry.terminationStatus == 0)
+
+    let acknowledgedBeforeTheKill = acknowledged
+    try await TestDatabase.withStore { store, _ in
+      let acknowledged = acknowledgedBeforeTheKill
+      let host = try StationHost<String, CrashDeposits>(storage: .store(store, codec: .json, node: "reader"))
+      { _ in
+        CrashDeposits.State()
+      } dripper: { _ in
+        CrashDeposits()
+      }
+      var all: [Int] = []
+      for key in 0..<20 { all += try await host.state(of: "\(prefix)-\(key)").amounts }
+      #expect(all.count == Set(all).count, "a deposit applied twice")
+      #expect(
+        acknowledged.isSubset(of: Set(all)),
+        "acknowledged deposits lost: \(acknowledged.subtracting(all).count)")
+      // Deposits the dead node applied without telling anyone are there too, once.
+      #expect(
+        Set(1...highest).isSubset(of: Set(all)), "after the retries, deposits 1…\(highest) are each there")
+      await host.close()
+    }
+  }
+}
+
+/// The feature of DripperPostgresNode, to read what it wrote.
+struct CrashDeposits: Dripper {
+  struct State: Codable, Sendable, Equatable { var amounts: [Int] = [] }
+  enum Action: Codable, Sendable, Equatable { case deposit(Int) }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .deposit(let amount): state.amounts.append(amount)
+    }
+    return .none
+  }
+}
