@@ -6,7 +6,7 @@ public import Dripper
   public import Foundation
 #endif
 
-/// A ``KeyStore`` in memory, that keeps every promise a store makes but durability: for tests of
+/// A `KeyStore` in memory, that keeps every promise a store makes but durability: for tests of
 /// hosts sharing a store (two nodes, a handover, a node's death), and as the reference
 /// ``KeyStoreConformance`` is checked against.
 ///
@@ -31,7 +31,7 @@ public actor InMemoryKeyStore: KeyStore {
   /// An empty store.
   public init() {}
 
-  /// Claims `key` for `owner` (see ``KeyStore/claim(_:owner:)``).
+  /// Claims `key` for `owner` (see `KeyStore/claim(_:owner:)`).
   public func claim(_ key: String, owner: String) throws(JournalError) -> StoredKey {
     let name = Array(key.utf8)
     guard var stored = keys[name] else { return StoredKey(epoch: 1) }
@@ -42,13 +42,13 @@ public actor InMemoryKeyStore: KeyStore {
       epoch: stored.epoch, snapshot: stored.snapshot, entries: stored.entries, reminder: stored.reminder)
   }
 
-  /// Whether `key` was written (see ``KeyStore/exists(_:)``).
+  /// Whether `key` was written (see `KeyStore/exists(_:)`).
   public func exists(_ key: String) throws(JournalError) -> Bool {
     keys[Array(key.utf8)] != nil
   }
 
   /// Writes each write whose epoch is the key's and whose entries follow its last, in one step
-  /// (see ``KeyStore/write(_:)``).
+  /// (see `KeyStore/write(_:)`).
   public func write(_ writes: [KeyWrite]) -> [JournalError?] {
     self.writes += writes.count
     return writes.map { write in
@@ -79,7 +79,7 @@ public actor InMemoryKeyStore: KeyStore {
     }
   }
 
-  /// The keys whose reminders are due by `date` (see ``KeyStore/reminders(dueBy:limit:)``).
+  /// The keys whose reminders are due by `date` (see `KeyStore/reminders(dueBy:limit:)`).
   public func reminders(dueBy date: Date, limit: Int) throws(JournalError) -> [StoredReminder] {
     var due: [StoredReminder] = []
     for (name, key) in keys {

@@ -6,7 +6,7 @@ public import Dripper
   import Foundation
 #endif
 
-/// The promises of a ``KeyStore``, checked against a store: what every store Dripper ships passes,
+/// The promises of a `KeyStore`, checked against a store: what every store Dripper ships passes,
 /// and what a store of your own must pass before a host bets its keys on it.
 ///
 /// ```swift
