@@ -214,10 +214,11 @@ public final class PostgresKeyStore: KeyStore {
     binds.append(snapshotKeys)
     binds.append(snapshotSequences)
     binds.append(snapshotBytes)
-    let rows = try await client.query(
-      PostgresQuery(unsafeSQL: PostgresKeySchema.write, binds: binds), logger: logger)
+    // A named prepared statement: planned once a connection, not at every batch.
     var accepted: Set<[UInt8]> = []
-    for try await key in rows.decode(ByteBuffer.self) { accepted.insert(Array(buffer: key)) }
+    for try await key in try await client.execute(WriteStatement(binds: binds), logger: logger) {
+      accepted.insert(Array(buffer: key))
+    }
     return accepted
   }
 
@@ -230,6 +231,17 @@ public final class PostgresKeyStore: KeyStore {
     }
     return JournalError("PostgreSQL: could not \(what): \(error)")
   }
+}
+
+/// The statement of a batch of writes (see ``PostgresKeySchema``), prepared once a connection.
+struct WriteStatement: PostgresPreparedStatement {
+  typealias Row = ByteBuffer
+  static let name = "dripper_write_1"
+  static let sql = PostgresKeySchema.write
+  let binds: PostgresBindings
+
+  func makeBindings() -> PostgresBindings { binds }
+  func decodeRow(_ row: PostgresRow) throws -> ByteBuffer { try row.decode(ByteBuffer.self) }
 }
 
 /// Gathers the writes that arrive while others commit, to commit them together.
