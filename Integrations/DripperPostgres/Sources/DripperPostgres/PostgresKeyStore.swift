@@ -133,7 +133,9 @@ public final class PostgresKeyStore: KeyStore {
   /// Writes `writes` with the others waiting (see ``PostgresKeyStore``), each once it has
   /// committed or been refused.
   public func write(_ writes: [KeyWrite]) async -> [JournalError?] {
-    await withTaskGroup(of: (Int, JournalError?).self) { group in
+    // A key's log writes one at a time: no task for it.
+    if writes.count == 1, let write = writes.first { return [await batcher.submit(write, to: self)] }
+    return await withTaskGroup(of: (Int, JournalError?).self) { group in
       for (offset, write) in writes.enumerated() {
         group.addTask { (offset, await self.batcher.submit(write, to: self)) }
       }
@@ -225,6 +227,11 @@ public final class PostgresKeyStore: KeyStore {
   /// A one-line error of what the store could not do.
   static func journalError(_ error: any Error, doing what: String) -> JournalError {
     if let error = error as? JournalError { return error }
+    if let transaction = error as? PostgresTransactionError,
+      let cause = transaction.closureError ?? transaction.beginError ?? transaction.rollbackError
+    {
+      return journalError(cause, doing: what)
+    }
     if let error = error as? PSQLError {
       let message = error.serverInfo?[.message].map { ": \($0)" } ?? ""
       return JournalError("PostgreSQL: could not \(what): \(error.code)\(message)")

@@ -81,6 +81,24 @@ let floor =
   } / Double(single)
 row("floor: postgres-nio, one INSERT a commit", String(format: "%7.0f µs", floor * 1e6))
 
+// The store alone: one key's writes of one entry each, without a host.
+let storeKey = "alone-\(tag)"
+let claimed = try await store.claim(storeKey, owner: "bench")
+let storeAlone =
+  try await time {
+    for sequence in 1...single {
+      let entry = StoredEntry(sequence: UInt64(sequence), schema: 1, bytes: Array(line.readableBytesView))
+      if let error = await store.write([KeyWrite(key: storeKey, epoch: claimed.epoch, entries: [entry])])
+        .first ?? nil
+      {
+        throw error
+      }
+    }
+  } / Double(single)
+row(
+  "store alone: a write of one entry",
+  String(format: "%7.0f µs  %.2f× the floor", storeAlone * 1e6, storeAlone / floor))
+
 let postgres = try host(.store(store, codec: .json, node: "bench"))
 let pgOne =
   try await time {
