@@ -139,11 +139,12 @@ extension StationHost {
   }
 
   /// The Station of a key kept in a folder or a store, recording to `log`, its snapshots written
-  /// by `snapshot`.
+  /// by `snapshot` while it is resident, and by `closing` (or `snapshot`) when it passivates.
   func resident(
     _ key: Key, _ state: Hosted.State, log: KeyLog, recording: Recording<State, Action>,
     hint: (@Sendable (Date?) -> Void)? = nil,
-    snapshot: @escaping @Sendable (Hosted.State, UInt64) -> SnapshotOutcome
+    snapshot: @escaping @Sendable (Hosted.State, UInt64) -> SnapshotOutcome,
+    closing: (@Sendable (Hosted.State, UInt64) -> SnapshotOutcome)? = nil
   ) -> Resident {
     var recorder = HostedRecorder<State, Action>(
       log: log, encode: recording.codec.encodeAction, snapshot: snapshot,
@@ -151,7 +152,7 @@ extension StationHost {
       digestEvery: UInt64(max(1, recording.digest.every)), actionBytes: JournalLimits.standard.actionBytes)
     recorder.hint = hint
     let station = stations.make(self, key, state, recorder)
-    let resident = Resident(station: station, log: log, snapshot: snapshot)
+    let resident = Resident(station: station, log: log, snapshot: closing ?? snapshot)
     log.onFailure { [weak self, weak station] error in
       guard let self, let station else { return }
       self.storageFailed(key, error, station: station)

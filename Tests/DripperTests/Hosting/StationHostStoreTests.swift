@@ -1,15 +1,18 @@
-import Dripper
 import DripperTesting
 import Foundation
 import Testing
 
+@testable import Dripper
+
 private func storeHost(
-  _ store: some KeyStore, node: String = "a", clock: TestClock = TestClock(),
+  _ store: some KeyStore, node: String = "a", clock: TestClock = TestClock(), snapshotEvery: Int = 3,
+  schema: JournalSchema<Account.State, Account.Action> = .initial,
   start: Date = Date(timeIntervalSince1970: 1_800_000_000),
   owns: @escaping @Sendable (String) -> Bool = { _ in true }
 ) throws -> StationHost<String, Account> {
   try StationHost(
-    storage: .store(store, codec: .json, snapshotEvery: 3, node: node, owns: owns),
+    storage: .store(
+      store, codec: .json, schema: schema, snapshotEvery: snapshotEvery, node: node, owns: owns),
     lifetime: HostLifetime(idleAfter: .seconds(60), time: .controlled(by: clock, startingAt: start))
   ) { _ in
     Account.State()
@@ -165,5 +168,89 @@ private final class FlakyStore: KeyStore {
     }
     #expect(resumed > 20)
     await host.close()
+  }
+}
+
+/// The reference store, whose writes wait while it is held: a store slower than the reductions.
+private final class GatedStore: KeyStore {
+  let base = InMemoryKeyStore()
+  private let gate = LockIsolated<(held: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+
+  func hold() { gate.withValue { $0.held = true } }
+
+  func release() {
+    let waiting = gate.withValue { gate in
+      defer { gate = (false, []) }
+      return gate.waiting
+    }
+    for continuation in waiting { continuation.resume() }
+  }
+
+  func claim(_ key: String, owner: String) async throws(JournalError) -> StoredKey {
+    try await base.claim(key, owner: owner)
+  }
+  func exists(_ key: String) async throws(JournalError) -> Bool { try await base.exists(key) }
+  func write(_ writes: [KeyWrite]) async -> [JournalError?] {
+    await withCheckedContinuation { continuation in
+      let passes = gate.withValue { gate -> Bool in
+        if gate.held { gate.waiting.append(continuation) }
+        return !gate.held
+      }
+      if passes { continuation.resume() }
+    }
+    return await base.write(writes)
+  }
+  func reminders(dueBy date: Date, limit: Int) async throws(JournalError) -> [StoredReminder] {
+    try await base.reminders(dueBy: date, limit: limit)
+  }
+}
+
+@Suite struct StationHostStoreReminderHintTests {
+  /// A snapshot written while later entries wait keeps the reminder those entries set: a node
+  /// dying right after leaves the store saying when to wake the key. (The snapshot made the hint
+  /// exact for its own state, later than the waiting entry's reminder, which was then lost.)
+  @Test func aSnapshotKeepsTheReminderOfAnEntryAfterIt() async throws {
+    let store = GatedStore()
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+    let host = try storeHost(store, snapshotEvery: 3, start: start)
+    _ = try await host.pour(.deposit(1), to: "k", id: "claim")
+    store.hold()
+    // Entry 2 is held in the store; 3 (a far reminder, and a snapshot) and 4 (a near one) wait.
+    host.pour(.deposit(1), to: "k")
+    host.pour(.expireAt(start.addingTimeInterval(1_000)), to: "k")
+    host.pour(.expireAt(start.addingTimeInterval(100)), to: "k")
+    await host.table.withLock { $0.resident("k") }?.station.reducePending()
+    store.release()
+    await host.finish("k")
+    let due = try await store.reminders(dueBy: start.addingTimeInterval(200), limit: 10)
+    #expect(due.map(\.key) == ["k"], "the store lost the near reminder: \(due)")
+    await host.close()
+    let after = try await store.reminders(dueBy: start.addingTimeInterval(2_000), limit: 10)
+    #expect(after == [StoredReminder(key: "k", due: start.addingTimeInterval(100))], "passivated: \(after)")
+  }
+
+  /// A key a newer program wrote (a newer JournalSchema version) is refused with one line and left
+  /// as it is; the newer program reads it again.
+  @Test func aKeyANewerSchemaWroteIsRefusedAndLeftAsItIs() async throws {
+    let store = InMemoryKeyStore()
+    let newer = JournalSchema<Account.State, Account.Action>(
+      version: 2, migrateState: { _, _ in Account.State() }, migrateAction: { _, _ in .deposit(0) })
+    do {
+      let host = try storeHost(store, schema: newer)
+      for amount in 1...4 { _ = try await host.pour(.deposit(amount), to: "k", id: "\(amount)") }
+      await host.close()
+    }
+    let older = try storeHost(store, node: "old")
+    do {
+      _ = try await older.pour(.deposit(100), to: "k", id: "old")
+      Issue.record("an older program wrote a key a newer one made")
+    } catch {
+      #expect("\(error)".contains("newer than this program's 1"), "\(error)")
+      #expect(!"\(error)".contains("\n"))
+    }
+    await older.close()
+    let again = try storeHost(store, node: "new", schema: newer)
+    #expect(try await again.state(of: "k").balance == 10)
+    await again.close()
   }
 }

@@ -40,16 +40,21 @@ extension StationHost {
       store: storage.store, key: text, epoch: stored.epoch, schema: schema.version,
       reminder: state.reminders.earliest)
     let log = KeyLog(sequence: state.sequence, file: sink, open: nil, durability: storage.durability)
+    // While resident, entries after a snapshot may still wait with an earlier reminder: its hint
+    // stays. A passivating key has nothing after its snapshot: its hint becomes exact.
+    let write = { @Sendable (state: Hosted.State, sequence: UInt64, closing: Bool) -> SnapshotOutcome in
+      switch journal.encodedSnapshot(of: state, at: sequence) {
+      case .success(let bytes):
+        sink.write(
+          StoredSnapshot(sequence: sequence, bytes: bytes), reminder: state.reminders.earliest, exact: closing
+        )
+      case .failure(let refusal):
+        refusal.outcome
+      }
+    }
     let resident = resident(
       key, state, log: log, recording: storage.recording, hint: { sink.hint($0) },
-      snapshot: { state, sequence in
-        switch journal.encodedSnapshot(of: state, at: sequence) {
-        case .success(let bytes):
-          sink.write(StoredSnapshot(sequence: sequence, bytes: bytes), reminder: state.reminders.earliest)
-        case .failure(let refusal):
-          refusal.outcome
-        }
-      })
+      snapshot: { write($0, $1, false) }, closing: { write($0, $1, true) })
     journal.reportRecovery(to: resident.station)
     return .success((resident, !stored.isEmpty, state.reminders.earliest))
   }

@@ -91,14 +91,18 @@ final class StoreSink: KeySink {
     return (written, nil)
   }
 
-  /// Writes `snapshot`, the state after its entry, whose earliest reminder is `reminder`: the
-  /// key's hint becomes exactly that. Blocking.
-  func write(_ snapshot: StoredSnapshot, reminder date: Date?) -> SnapshotOutcome {
-    let write = KeyWrite(key: key, epoch: epoch, snapshot: snapshot, reminder: date)
+  /// Writes `snapshot`, the state after its entry, whose earliest reminder is `reminder`. Blocking.
+  ///
+  /// `exact` when nothing can follow the snapshot (the key passivates): the hint becomes
+  /// `reminder`. Otherwise entries after it may wait with an earlier reminder, and the hint is the
+  /// earlier of the two.
+  func write(_ snapshot: StoredSnapshot, reminder date: Date?, exact: Bool) -> SnapshotOutcome {
+    let hint = exact ? date : reminder.withLock { hint in [hint, date].compactMap { $0 }.min() }
+    let write = KeyWrite(key: key, epoch: epoch, snapshot: snapshot, reminder: hint)
     if let error = Self.blocking({ [store] in await store.write([write]).first ?? nil }) {
       return .failed(error)
     }
-    reminder.withLock { $0 = date }
+    if exact { reminder.withLock { $0 = date } }
     return .written
   }
 
