@@ -25,8 +25,6 @@ public actor InMemoryKeyStore: KeyStore {
   }
 
   private var keys: [[UInt8]: Key] = [:]
-  /// How many writes were made, refused ones included.
-  public private(set) var writes = 0
 
   /// An empty store.
   public init() {}
@@ -50,7 +48,6 @@ public actor InMemoryKeyStore: KeyStore {
   /// Writes each write whose epoch is the key's and whose entries follow its last, in one step
   /// (see `KeyStore/write(_:)`).
   public func write(_ writes: [KeyWrite]) -> [JournalError?] {
-    self.writes += writes.count
     return writes.map { write in
       let name = Array(write.key.utf8)
       var stored = keys[name] ?? Key(epoch: write.epoch == 1 ? 1 : 0)
