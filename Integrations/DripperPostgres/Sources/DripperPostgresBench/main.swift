@@ -99,59 +99,35 @@ row(
   "store alone: a write of one entry",
   String(format: "%7.0f µs  %.2f× the floor", storeAlone * 1e6, storeAlone / floor))
 
-let postgres = try host(.store(store, codec: .json, node: "bench"))
-let pgOne =
-  try await time {
-    for sequence in 1...single {
-      _ = try await postgres.pour(.add(1), to: "one-\(tag)", id: "\(sequence)")
-    }
-  } / Double(single)
-row(
-  "store: durable pour into one key", String(format: "%7.0f µs  %.2f× the floor", pgOne * 1e6, pgOne / floor))
-
-let pgMany = try await time {
-  try await withThrowingTaskGroup(of: Void.self) { group in
-    for key in 0..<keyCount {
-      group.addTask {
-        for sequence in 1...perKey {
-          _ = try await postgres.pour(.add(1), to: "many-\(tag)-\(key)", id: "\(sequence)")
+/// Rows of `host`, named `name`: `single` pours into one key, then `perKey` pours into each of
+/// `keyCount` keys at once (each key's activation included, as a burst of new keys has it).
+func measure(_ host: StationHost<String, Counter>, _ name: String) async throws {
+  let one =
+    try await time {
+      for sequence in 1...single { _ = try await host.pour(.add(1), to: "one-\(tag)", id: "\(sequence)") }
+    } / Double(single)
+  row(
+    "\(name): durable pour into one key", String(format: "%7.0f µs  %.2f× the floor", one * 1e6, one / floor))
+  let many = try await time {
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for key in 0..<keyCount {
+        group.addTask {
+          for sequence in 1...perKey {
+            _ = try await host.pour(.add(1), to: "many-\(tag)-\(key)", id: "\(sequence)")
+          }
         }
       }
+      try await group.waitForAll()
     }
-    try await group.waitForAll()
   }
+  let rate = Double(keyCount * perKey) / many
+  row("\(name): \(keyCount) keys at once", String(format: "%7.0f/s  %.1f× one key's rate", rate, rate * one))
+  await host.close()
 }
-let pgRate = Double(keyCount * perKey) / pgMany
-row(
-  "store: \(keyCount) keys at once", String(format: "%7.0f/s  %.1f× one key's rate", pgRate, pgRate * pgOne))
-await postgres.close()
 
+try await measure(try host(.store(store, codec: .json, node: "bench")), "store")
 let folderPath = NSTemporaryDirectory() + "dripper-postgres-bench-\(tag)"
-let folder = try host(.folder(folderPath, codec: .json))
-let folderOne =
-  try await time {
-    for sequence in 1...single { _ = try await folder.pour(.add(1), to: "one", id: "\(sequence)") }
-  } / Double(single)
-row(
-  "folder: durable pour into one key",
-  String(format: "%7.0f µs  %.2f× the floor", folderOne * 1e6, folderOne / floor))
-let folderMany = try await time {
-  try await withThrowingTaskGroup(of: Void.self) { group in
-    for key in 0..<keyCount {
-      group.addTask {
-        for sequence in 1...perKey {
-          _ = try await folder.pour(.add(1), to: "many-\(key)", id: "\(sequence)")
-        }
-      }
-    }
-    try await group.waitForAll()
-  }
-}
-let folderRate = Double(keyCount * perKey) / folderMany
-row(
-  "folder: \(keyCount) keys at once",
-  String(format: "%7.0f/s  %.1f× one key's rate", folderRate, folderRate * folderOne))
-await folder.close()
+try await measure(try host(.folder(folderPath, codec: .json)), "folder")
 try? FileManager.default.removeItem(atPath: folderPath)
 try await client.query("DROP TABLE bench_floor")
 run.cancel()
