@@ -38,7 +38,8 @@ let package = Package(
       swiftSettings: strict),
     .testTarget(
       name: "DripperDistributedTests",
-      dependencies: ["DripperDistributed", "DistributedTestSupport", "DistributedNode"], swiftSettings: strict
+      dependencies: ["DripperDistributed", "DripperTesting", "DistributedTestSupport", "DistributedNode"],
+      swiftSettings: strict
     ),
     // Runs the package's executables from the tests, to kill them.
     .target(name: "ChildProcesses", path: "Tests/ChildProcesses", swiftSettings: strict),

@@ -6,8 +6,9 @@ public enum DistributedHostError: Error, Sendable, Hashable, Codable, CustomStri
   /// The key's storage failed on the node that hosts it: corrupt, full, unreadable. Nothing of it
   /// changed.
   case storage(key: String, JournalError)
-  /// Another node holds the key (its journal is locked): a handover is under way, or two nodes
-  /// disagree about who owns it. Ask the key's owner again once the membership settles.
+  /// Another node holds the key (its journal is locked, or it claimed the key in a shared
+  /// `KeyStore` since this node did): a handover is under way, or two nodes disagree about who
+  /// owns it. Ask the key's owner again once the membership settles.
   case heldElsewhere(key: String)
   /// The node refused the key: it is closing, or the key cannot be stored.
   case refused(key: String, reason: String)

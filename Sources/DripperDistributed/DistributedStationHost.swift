@@ -196,10 +196,14 @@ where
   /// After `body`, a use of `key`, failed with `error`: a key held by another node (its journal
   /// locked: a handover not finished) is tried again for a few seconds, then refused with
   /// ``DistributedHostError/heldElsewhere(key:)``; any other error is thrown as it is.
+  ///
+  /// A key another node claimed in a shared ``KeyStore`` is refused at once: it was not waiting
+  /// for a handover to end, it moved, and trying again here would claim it back from its new owner.
   private static func retryingHeldKeys<Result: Sendable>(
     _ key: Key, after error: HostError, _ body: @Sendable () async throws(HostError) -> Result
   ) async throws -> Result {
     var failure = DistributedHostError(error)
+    if case .storage(_, let journal) = error, journal.isClaimedByAnotherOwner { throw failure }
     for attempt in 1...5 {
       guard case .heldElsewhere = failure else { throw failure }
       try await Task.sleep(for: .milliseconds(100 * attempt))

@@ -17,9 +17,18 @@ typealias JSONHost = DistributedStationHost<String, Tally.State, Tally.Action, J
 func tallyHost(
   folder: String? = nil, node: String = "local", diagnostics: LockIsolated<[String]>? = nil
 ) throws -> StationHost<String, Tally> {
+  try tallyHost(
+    storage: folder.map { .folder($0, codec: .json, node: node) } ?? .inMemory, diagnostics: diagnostics)
+}
+
+/// A host of tallies in `storage`.
+func tallyHost(
+  storage: HostStorage<Tally.State, Tally.Action>, diagnostics: LockIsolated<[String]>? = nil,
+  retryFailedAfter: Duration = .seconds(5)
+) throws -> StationHost<String, Tally> {
   try StationHost(
-    storage: folder.map { .folder($0, codec: .json, node: node) } ?? .inMemory,
-    lifetime: HostLifetime(idleAfter: nil),
+    storage: storage,
+    lifetime: HostLifetime(idleAfter: nil, retryFailedAfter: retryFailedAfter),
     observer: StationHostObserver(diagnostic: { key, diagnostic in
       diagnostics?.withValue { $0.append("\(key): \(diagnostic.message)") }
     })

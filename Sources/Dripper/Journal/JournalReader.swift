@@ -22,6 +22,12 @@ public struct JournalError: Error, Sendable, Hashable, Codable, CustomStringConv
     message.hasSuffix(Self.heldSuffix) || message.hasSuffix(Self.claimedSuffix)
   }
 
+  /// Whether a ``KeyStore`` refused the write because another owner claimed the key since this
+  /// one did: the key moved, and is served there now. Unlike a folder's lock, which its holder
+  /// lets go when its handover ends, nothing here is waited for: using the key again on this host
+  /// claims it back.
+  public var isClaimedByAnotherOwner: Bool { message.hasSuffix(Self.claimedSuffix) }
+
   /// How the error of a journal another process holds ends.
   static let heldSuffix = " is in use by another process"
   /// How the error of a key another owner claimed in a ``KeyStore`` ends.
