@@ -155,6 +155,8 @@ struct StoreStorage<State: Sendable, Action: Sendable>: Sendable {
   let node: String
   let owns: @Sendable (String) -> Bool
   var digest: ReplayCheck
+  /// Where the host's reading of the store's due reminders goes on at its next sweep.
+  let reminderCursor = ReminderCursor()
 }
 
 /// How a folder's or a store's keys record what they reduce.

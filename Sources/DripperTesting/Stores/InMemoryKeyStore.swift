@@ -76,15 +76,25 @@ public actor InMemoryKeyStore: KeyStore {
     }
   }
 
-  /// The keys whose reminders are due by `date` (see `KeyStore/reminders(dueBy:limit:)`).
-  public func reminders(dueBy date: Date, limit: Int) throws(JournalError) -> [StoredReminder] {
+  /// The keys whose reminders are due by `date`, ordered by due time and then by key (see
+  /// `KeyStore/reminders(dueBy:after:limit:)`).
+  public func reminders(dueBy date: Date, after: StoredReminder?, limit: Int) throws(JournalError)
+    -> [StoredReminder]
+  {
     var due: [StoredReminder] = []
     for (name, key) in keys {
       if let reminder = key.reminder, reminder <= date {
-        due.append(StoredReminder(key: String(decoding: name, as: UTF8.self), due: reminder))
+        let listed = StoredReminder(key: String(decoding: name, as: UTF8.self), due: reminder)
+        if let after, !Self.precedes(after, listed) { continue }
+        due.append(listed)
       }
     }
-    return Array(due.sorted { ($0.due, $0.key) < ($1.due, $1.key) }.prefix(max(0, limit)))
+    return Array(due.sorted(by: Self.precedes).prefix(max(0, limit)))
+  }
+
+  /// The store's order of reminders: by due time, then by key.
+  private static func precedes(_ first: StoredReminder, _ second: StoredReminder) -> Bool {
+    (first.due, first.key) < (second.due, second.key)
   }
 
   /// The node that claimed `key` last, if any claimed it.

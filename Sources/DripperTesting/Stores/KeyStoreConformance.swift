@@ -23,7 +23,7 @@ public enum KeyStoreConformance {
   public static let checks = [
     "claim of a new key", "entries in order", "snapshot", "epochs fence writes", "two first writes",
     "a sequence twice", "a refused write leaves nothing", "writes of many keys at once", "reminders",
-    "hostile keys", "bytes as they are", "many keys at once",
+    "reminders page by page", "hostile keys", "bytes as they are", "many keys at once",
   ]
 
   /// Runs every check (or those named in `only`) against `store`, reporting each failure.
@@ -203,6 +203,31 @@ public enum KeyStoreConformance {
         expect(!after.contains(keys[2]), "a reminder cleared is still listed")
         let limited = try await store.reminders(dueBy: now.addingTimeInterval(20), limit: 1)
         expect(limited.count == 1, "a limit of 1 listed \(limited.count)")
+
+      case "reminders page by page":
+        // Long past, so that few of a shared store's other keys come before them; four due at once.
+        let base = now.addingTimeInterval(-1_000_000)
+        let dues = [0, 5, 5, 5, 5, 9, 12].map { base.addingTimeInterval(Double($0)) }
+        let keys = dues.indices.map { key + "-\($0)" }
+        for (name, due) in zip(keys, dues) {
+          let claimed = try await store.claim(name, owner: "a")
+          _ = await write(KeyWrite(key: name, epoch: claimed.epoch, entries: [entry(1)], reminder: due))
+        }
+        var listed: [StoredReminder] = []
+        var last: StoredReminder?
+        for _ in 0..<10_000 {
+          let page = try await store.reminders(dueBy: dues.last!, after: last, limit: 2)
+          listed += page
+          guard page.count == 2 else { break }
+          last = page.last
+        }
+        let mine = listed.filter { $0.key.hasPrefix(key) }
+        expect(
+          mine.map(\.key).sorted() == keys.sorted() && mine.count == keys.count,
+          "pages of 2 listed \(mine.map(\.key)) of \(keys)")
+        expect(
+          zip(listed, listed.dropFirst()).allSatisfy { $0.due <= $1.due },
+          "pages of 2 went back in time")
 
       case "hostile keys":
         let texts = [

@@ -33,7 +33,7 @@ private actor UnfencedStore: KeyStore {
     for write in writes { entries[write.key, default: []] += write.entries }
     return writes.map { _ in nil }
   }
-  func reminders(dueBy date: Date, limit: Int) -> [StoredReminder] { [] }
+  func reminders(dueBy date: Date, after: StoredReminder?, limit: Int) -> [StoredReminder] { [] }
 }
 
 @Suite struct StationHostStoreTests {
@@ -120,6 +120,36 @@ private actor UnfencedStore: KeyStore {
   }
 }
 
+extension StationHostStoreTests {
+  /// A key this node owns is due after more than a page of other nodes' keys due before it (keys
+  /// it does not fire): a sweep reads past them and fires it. (It read only the earliest 1,000 due
+  /// and never reached it.)
+  @Test func aReminderDueAfterAPageOfOtherNodesKeysFires() async throws {
+    let store = InMemoryKeyStore()
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+    let others = (0..<1_500).map { "other-\($0)" }
+    let results = await store.write(
+      others.map {
+        KeyWrite(
+          key: $0, epoch: 1, entries: [StoredEntry(sequence: 1, schema: 1, bytes: Array("x".utf8))],
+          reminder: start.addingTimeInterval(10))
+      })
+    #expect(results.allSatisfy { $0 == nil })
+    do {
+      let a = try storeHost(store, node: "a", start: start)
+      _ = try await a.pour(.expireAt(start.addingTimeInterval(100)), to: "alice", id: "set")
+    }
+    let clock = TestClock()
+    let b = try storeHost(store, node: "b", clock: clock, start: start, owns: { $0 == "alice" })
+    await clock.advance(by: .seconds(150))
+    await b.settle()
+    await b.finish("alice")
+    #expect(try await b.state(of: "alice").expired)
+    #expect(b.counts.remindersFired == 1)
+    await b.close()
+  }
+}
+
 /// The reference store, whose writes fail while `down` is set: a database restarting.
 private final class FlakyStore: KeyStore {
   let base = InMemoryKeyStore()
@@ -134,8 +164,10 @@ private final class FlakyStore: KeyStore {
     if down.value { return writes.map { _ in JournalError("the store is down") } }
     return await base.write(writes)
   }
-  func reminders(dueBy date: Date, limit: Int) async throws(JournalError) -> [StoredReminder] {
-    try await base.reminders(dueBy: date, limit: limit)
+  func reminders(dueBy date: Date, after: StoredReminder?, limit: Int) async throws(JournalError)
+    -> [StoredReminder]
+  {
+    try await base.reminders(dueBy: date, after: after, limit: limit)
   }
 }
 
@@ -200,8 +232,10 @@ private final class GatedStore: KeyStore {
     }
     return await base.write(writes)
   }
-  func reminders(dueBy date: Date, limit: Int) async throws(JournalError) -> [StoredReminder] {
-    try await base.reminders(dueBy: date, limit: limit)
+  func reminders(dueBy date: Date, after: StoredReminder?, limit: Int) async throws(JournalError)
+    -> [StoredReminder]
+  {
+    try await base.reminders(dueBy: date, after: after, limit: limit)
   }
 }
 

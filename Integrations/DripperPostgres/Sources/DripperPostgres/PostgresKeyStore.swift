@@ -145,14 +145,29 @@ public final class PostgresKeyStore: KeyStore {
     }
   }
 
-  /// The keys whose reminders are due by `date`, from the index on `dripper_keys.reminder`.
-  public func reminders(dueBy date: Date, limit: Int) async throws(JournalError) -> [StoredReminder] {
+  /// The keys whose reminders are due by `date`, from the index on `dripper_keys.reminder`,
+  /// ordered by due time and then by the key's bytes; with `after`, those after it in that order.
+  public func reminders(dueBy date: Date, after: StoredReminder?, limit: Int) async throws(JournalError)
+    -> [StoredReminder]
+  {
     do {
-      let rows = try await client.query(
-        """
-        SELECT key, reminder FROM dripper_keys WHERE reminder <= \(date.timeIntervalSince1970)
-        ORDER BY reminder, key LIMIT \(max(0, limit))
-        """, logger: logger)
+      let dueBy = date.timeIntervalSince1970
+      let limit = max(0, limit)
+      let rows =
+        if let after {
+          try await client.query(
+            """
+            SELECT key, reminder FROM dripper_keys WHERE reminder <= \(dueBy)
+            AND (reminder, key) > (\(after.due.timeIntervalSince1970), \(ByteBuffer(string: after.key)))
+            ORDER BY reminder, key LIMIT \(limit)
+            """, logger: logger)
+        } else {
+          try await client.query(
+            """
+            SELECT key, reminder FROM dripper_keys WHERE reminder <= \(dueBy)
+            ORDER BY reminder, key LIMIT \(limit)
+            """, logger: logger)
+        }
       var due: [StoredReminder] = []
       for try await (key, seconds) in rows.decode((ByteBuffer, Double).self) {
         due.append(StoredReminder(key: String(buffer: key), due: Date(timeIntervalSince1970: seconds)))

@@ -33,7 +33,8 @@
 ///   and so is a write of an entry whose number the key holds already;
 /// - a claim of a key with nothing stored writes nothing: the first write creates the key, and of
 ///   two hosts writing a new key first, one is refused;
-/// - ``reminders(dueBy:limit:)`` lists each key whose last write named a reminder due by then.
+/// - ``reminders(dueBy:after:limit:)`` lists each key whose last write named a reminder due by
+///   then, in one order, page after page.
 public protocol KeyStore: Sendable {
   /// Claims `key` for `owner` and returns what is stored, with the epoch its writes carry.
   ///
@@ -52,8 +53,24 @@ public protocol KeyStore: Sendable {
   func write(_ writes: [KeyWrite]) async -> [JournalError?]
 
   /// Up to `limit` keys whose earliest reminder, as their last write said, is due by `date`,
-  /// earliest first.
-  func reminders(dueBy date: Date, limit: Int) async throws(JournalError) -> [StoredReminder]
+  /// earliest first, keys due at the same time in an order of the store's; with `after`, only
+  /// those that come after it in that order (the last of the page before: a host reads past keys
+  /// it does not fire, however many are due before its own).
+  ///
+  /// ```swift
+  /// let first = try await store.reminders(dueBy: now, after: nil, limit: 1_000)
+  /// let next = try await store.reminders(dueBy: now, after: first.last, limit: 1_000)
+  /// ```
+  func reminders(dueBy date: Date, after: StoredReminder?, limit: Int) async throws(JournalError)
+    -> [StoredReminder]
+}
+
+extension KeyStore {
+  /// Up to `limit` keys whose earliest reminder is due by `date`, earliest first: the first page
+  /// of ``reminders(dueBy:after:limit:)``.
+  public func reminders(dueBy date: Date, limit: Int) async throws(JournalError) -> [StoredReminder] {
+    try await reminders(dueBy: date, after: nil, limit: limit)
+  }
 }
 
 /// What a ``KeyStore`` holds of a key: the epoch of the claim that read it, its snapshot and the

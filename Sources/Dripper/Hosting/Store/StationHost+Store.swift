@@ -62,10 +62,23 @@ extension StationHost {
   /// The reminders of keys no host holds, due by `now`, that this host fires: those its store
   /// lists, of keys it owns and does not hold. Each goes to the host's own reminders, which pour
   /// them (activating the key, which claims it).
+  ///
+  /// A sweep reads the earliest page of due reminders and, when that page is full, one more from
+  /// where the last sweep stopped, going round: however many keys of other nodes (or keys that
+  /// fail to wake) are due before this host's, each of its own is reached within a few sweeps.
   func takeStoredReminders(from storage: StoreStorage<State, Action>, at now: Date) async {
-    let due: [StoredReminder]
+    let page = 1_000
+    var due: [StoredReminder]
     do {
-      due = try await storage.store.reminders(dueBy: now, limit: 1_000)
+      due = try await storage.store.reminders(dueBy: now, after: nil, limit: page)
+      if due.count == page {
+        let start = storage.reminderCursor.position ?? due.last
+        let next = try await storage.store.reminders(dueBy: now, after: start, limit: page)
+        storage.reminderCursor.position = next.count == page ? next.last : nil
+        due += next
+      } else {
+        storage.reminderCursor.position = nil
+      }
     } catch {
       StandardError.print("dripper: the host's store did not list its reminders: \(error)")
       return
@@ -81,5 +94,16 @@ extension StationHost {
       // A key resident here knows its reminders; one being read learns them from its state.
       if !held { reminders.changed(key, reminder.due) }
     }
+  }
+}
+
+/// Where a host's reading of its store's due reminders resumes: after the last reminder of the
+/// page it read last, or at the start.
+final class ReminderCursor: Sendable {
+  private let state = Lock<StoredReminder?>(nil)
+
+  var position: StoredReminder? {
+    get { state.withLock { $0 } }
+    set { state.withLock { $0 = newValue } }
   }
 }
