@@ -194,9 +194,10 @@ final class KeyLog: Sendable {
 
   // MARK: - Flushing
 
-  /// What starts a flush: at once, or at the end of the interval.
+  /// What starts a flush: at once (on a task, for a sink whose entries are written without
+  /// blocking a thread), or at the end of the interval.
   private enum FlushStart {
-    case now
+    case now(onTask: Bool)
     case after(Duration)
   }
 
@@ -205,7 +206,7 @@ final class KeyLog: Sendable {
     guard !state.flushing, state.failure == nil else { return nil }
     if isDue(state) {
       state.flushing = true
-      return .now
+      return .now(onTask: state.file?.writesEntriesWithoutBlocking ?? false)
     }
     if case .interval(let interval) = policy, !state.pending.isEmpty, !state.timerArmed {
       state.timerArmed = true
@@ -226,8 +227,10 @@ final class KeyLog: Sendable {
 
   private func run(_ start: FlushStart) {
     switch start {
-    case .now:
+    case .now(onTask: false):
       threads.run { [self] in flushWhileDue() }
+    case .now(onTask: true):
+      Task { await flushWhileDueWithoutBlocking() }
     case .after(let interval):
       let (seconds, attoseconds) = interval.components
       let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
@@ -244,57 +247,104 @@ final class KeyLog: Sendable {
     }
   }
 
+  /// What a flush writes at once: the entries appended since the last, the snapshots after them,
+  /// and the sink.
+  private struct Batch {
+    let bytes: [UInt8]
+    let snapshots: [(offset: Int, write: SnapshotWrite)]
+    let pours: [PourNumber]
+    let through: UInt64
+    let file: any KeySink
+  }
+
   /// Writes and syncs the buffer, again while more is due: what comes in during a sync goes in the
   /// next, together. On a storage thread.
   private func flushWhileDue(force: Bool = false) {
     var force = force
-    while true {
-      let batch = state.withLock {
-        state -> (
-          bytes: [UInt8], snapshots: [(offset: Int, write: SnapshotWrite)], pours: [PourNumber],
-          through: UInt64, file: (any KeySink)?
-        )? in
-        guard state.failure == nil, force || isDue(state),
-          !state.pending.isEmpty || !state.snapshots.isEmpty
-        else {
-          state.flushing = false
-          for closer in state.closers { closer.signal() }
-          state.closers = []
-          return nil
-        }
-        defer {
-          state.pending = []
-          state.writingPours = state.pendingPours
-          state.pendingPours = []
-          state.snapshots = []
-        }
-        return (state.pending, state.snapshots, state.pendingPours, state.appended, state.file)
-      }
-      guard let batch else { return }
+    while let batch = nextBatch(force: force) {
       force = false
-      var file = batch.file
-      if file == nil, let open {
-        switch open() {
-        case .success(let opened):
-          file = opened
-          state.withLock { $0.file = opened }
-        case .failure(let error):
-          return fail(error, losing: batch.pours)
-        }
-      }
-      guard let file else { return fail(JournalError("a key's journal is missing"), losing: batch.pours) }
-      if let error = file.write(batch.bytes, snapshots: batch.snapshots[...]).failure {
+      if let error = batch.file.write(batch.bytes, snapshots: batch.snapshots[...]).failure {
         return fail(error, losing: batch.pours)
       }
-      let waiters = state.withLock { state in
-        synced.store(batch.through, ordering: .releasing)
-        state.writingPours = []
-        let (ready, waiting) = state.waiters.partitioned { $0.sequence <= batch.through }
-        state.waiters = waiting
-        return ready
-      }
-      for waiter in waiters { waiter.continuation.resume(returning: nil) }
+      written(batch)
     }
+  }
+
+  /// ``flushWhileDue(force:)`` for a sink that writes entries without blocking a thread (a key of
+  /// a ``KeyStore``): a batch of entries alone is written from this task; one with a snapshot, which
+  /// blocks, on a storage thread.
+  private func flushWhileDueWithoutBlocking() async {
+    while let batch = nextBatch(force: false) {
+      let failure: JournalError?
+      if batch.snapshots.isEmpty {
+        failure = await batch.file.writeEntries(batch.bytes)
+      } else {
+        failure = await withUnsafeContinuation { continuation in
+          threads.run {
+            continuation.resume(
+              returning: batch.file.write(batch.bytes, snapshots: batch.snapshots[...]).failure)
+          }
+        }
+      }
+      if let failure { return fail(failure, losing: batch.pours) }
+      written(batch)
+    }
+  }
+
+  /// The next batch to write, taken from the buffer; `nil` when nothing more is due, which ends
+  /// the flush (and lets the log's closers go on). The sink is opened if the key had none.
+  private func nextBatch(force: Bool) -> Batch? {
+    let taken = state.withLock {
+      state -> (
+        bytes: [UInt8], snapshots: [(offset: Int, write: SnapshotWrite)], pours: [PourNumber],
+        through: UInt64, file: (any KeySink)?
+      )? in
+      guard state.failure == nil, force || isDue(state),
+        !state.pending.isEmpty || !state.snapshots.isEmpty
+      else {
+        state.flushing = false
+        for closer in state.closers { closer.signal() }
+        state.closers = []
+        return nil
+      }
+      defer {
+        state.pending = []
+        state.writingPours = state.pendingPours
+        state.pendingPours = []
+        state.snapshots = []
+      }
+      return (state.pending, state.snapshots, state.pendingPours, state.appended, state.file)
+    }
+    guard let taken else { return nil }
+    var file = taken.file
+    if file == nil, let open {
+      switch open() {
+      case .success(let opened):
+        file = opened
+        state.withLock { $0.file = opened }
+      case .failure(let error):
+        fail(error, losing: taken.pours)
+        return nil
+      }
+    }
+    guard let file else {
+      fail(JournalError("a key's journal is missing"), losing: taken.pours)
+      return nil
+    }
+    return Batch(
+      bytes: taken.bytes, snapshots: taken.snapshots, pours: taken.pours, through: taken.through, file: file)
+  }
+
+  /// `batch` is durable: its waiters are let go.
+  private func written(_ batch: Batch) {
+    let waiters = state.withLock { state in
+      synced.store(batch.through, ordering: .releasing)
+      state.writingPours = []
+      let (ready, waiting) = state.waiters.partitioned { $0.sequence <= batch.through }
+      state.waiters = waiting
+      return ready
+    }
+    for waiter in waiters { waiter.continuation.resume(returning: nil) }
   }
 
   /// The log failed with `error`: what waited is dropped and told, and the host with it.

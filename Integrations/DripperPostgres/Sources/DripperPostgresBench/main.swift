@@ -100,7 +100,8 @@ row(
   String(format: "%7.0f µs  %.2f× the floor", storeAlone * 1e6, storeAlone / floor))
 
 /// Rows of `host`, named `name`: `single` pours into one key, then `perKey` pours into each of
-/// `keyCount` keys at once (each key's activation included, as a burst of new keys has it).
+/// `keyCount` keys at once, twice: new keys (each key's activation, its claim, included, as a
+/// burst of new keys has it), then the same keys again, resident (the writes alone, grouped).
 func measure(_ host: StationHost<String, Counter>, _ name: String) async throws {
   let one =
     try await time {
@@ -108,20 +109,24 @@ func measure(_ host: StationHost<String, Counter>, _ name: String) async throws 
     } / Double(single)
   row(
     "\(name): durable pour into one key", String(format: "%7.0f µs  %.2f× the floor", one * 1e6, one / floor))
-  let many = try await time {
-    try await withThrowingTaskGroup(of: Void.self) { group in
-      for key in 0..<keyCount {
-        group.addTask {
-          for sequence in 1...perKey {
-            _ = try await host.pour(.add(1), to: "many-\(tag)-\(key)", id: "\(sequence)")
+  for (round, label) in ["new", "resident"].enumerated() {
+    let many = try await time {
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        for key in 0..<keyCount {
+          group.addTask {
+            for sequence in 1...perKey {
+              _ = try await host.pour(.add(1), to: "many-\(tag)-\(key)", id: "\(round)-\(sequence)")
+            }
           }
         }
+        try await group.waitForAll()
       }
-      try await group.waitForAll()
     }
+    let rate = Double(keyCount * perKey) / many
+    row(
+      "\(name): \(keyCount) \(label) keys at once",
+      String(format: "%7.0f/s  %.1f× one key's rate", rate, rate * one))
   }
-  let rate = Double(keyCount * perKey) / many
-  row("\(name): \(keyCount) keys at once", String(format: "%7.0f/s  %.1f× one key's rate", rate, rate * one))
   await host.close()
 }
 

@@ -22,9 +22,27 @@ protocol KeySink: AnyObject, Sendable {
 
   /// The refused snapshots not reported yet, which are then reported.
   func takeNotes() -> [String]
+
+  /// Whether ``writeEntries(_:)`` writes without blocking a thread: a key's flushes of entries
+  /// then run on a task, not on a storage thread.
+  var writesEntriesWithoutBlocking: Bool { get }
+
+  /// Writes `bytes`, journal lines, and returns once they are durable, or the error that stopped
+  /// them (nothing of them kept).
+  func writeEntries(_ bytes: [UInt8]) async -> JournalError?
 }
 
-extension JournalFile: KeySink {}
+extension JournalFile: KeySink {
+  /// A file's writes block: they run on a storage thread.
+  var writesEntriesWithoutBlocking: Bool { false }
+
+  /// Not called: a file's entries are written by ``write(_:snapshots:)`` on a storage thread.
+  func writeEntries(_ bytes: [UInt8]) async -> JournalError? {
+    await withUnsafeContinuation { continuation in
+      StorageThreads.shared.run { continuation.resume(returning: self.write(bytes, snapshots: []).failure) }
+    }
+  }
+}
 
 /// A key of a ``KeyStore``, as a ``KeyLog`` writes it: each batch of entries one ``KeyWrite`` at
 /// the epoch of the key's claim, carrying the key's reminder hint.
@@ -89,6 +107,18 @@ final class StoreSink: KeySink {
       }
     }
     return (written, nil)
+  }
+
+  var writesEntriesWithoutBlocking: Bool { true }
+
+  func writeEntries(_ bytes: [UInt8]) async -> JournalError? {
+    let entries: [StoredEntry]
+    switch Self.entries(in: bytes[...], schema: schema) {
+    case .success(let parsed): entries = parsed
+    case .failure(let error): return error
+    }
+    let write = KeyWrite(key: key, epoch: epoch, entries: entries, reminder: reminder.withLock { $0 })
+    return await store.write([write]).first ?? nil
   }
 
   /// Writes `snapshot`, the state after its entry, whose earliest reminder is `reminder`. Blocking.
