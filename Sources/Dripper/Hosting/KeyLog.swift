@@ -80,6 +80,8 @@ final class KeyLog: Sendable {
   /// Told once, off the lock, when the log fails.
   private let failed: Lock<(@Sendable (JournalError) -> Void)?>
   private let threads: StorageThreads
+  /// The sink, when it writes entries without blocking a thread: flushes then run on a task.
+  private let asyncSink: (any AsyncKeySink)?
 
   /// A log after entry `sequence`, writing to `file`, or, for a key with no journal yet, to the
   /// one `open` makes.
@@ -94,6 +96,7 @@ final class KeyLog: Sendable {
     policy = Policy(durability)
     self.open = open
     self.threads = threads
+    asyncSink = file as? any AsyncKeySink
     failed = Lock(nil)
   }
 
@@ -194,10 +197,9 @@ final class KeyLog: Sendable {
 
   // MARK: - Flushing
 
-  /// What starts a flush: at once (on a task, for a sink whose entries are written without
-  /// blocking a thread), or at the end of the interval.
+  /// What starts a flush: at once, or at the end of the interval.
   private enum FlushStart {
-    case now(onTask: Bool)
+    case now
     case after(Duration)
   }
 
@@ -206,7 +208,7 @@ final class KeyLog: Sendable {
     guard !state.flushing, state.failure == nil else { return nil }
     if isDue(state) {
       state.flushing = true
-      return .now(onTask: state.file?.writesEntriesWithoutBlocking ?? false)
+      return .now
     }
     if case .interval(let interval) = policy, !state.pending.isEmpty, !state.timerArmed {
       state.timerArmed = true
@@ -227,10 +229,13 @@ final class KeyLog: Sendable {
 
   private func run(_ start: FlushStart) {
     switch start {
-    case .now(onTask: false):
-      threads.run { [self] in flushWhileDue() }
-    case .now(onTask: true):
-      Task { await flushWhileDueWithoutBlocking() }
+    case .now:
+      // A sink that writes without blocking a thread is flushed from a task.
+      if let asyncSink {
+        Task { await flushWhileDue(to: asyncSink) }
+      } else {
+        threads.run { [self] in flushWhileDue() }
+      }
     case .after(let interval):
       let (seconds, attoseconds) = interval.components
       let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
@@ -273,11 +278,11 @@ final class KeyLog: Sendable {
   /// ``flushWhileDue(force:)`` for a sink that writes entries without blocking a thread (a key of
   /// a ``KeyStore``): a batch of entries alone is written from this task; one with a snapshot, which
   /// blocks, on a storage thread.
-  private func flushWhileDueWithoutBlocking() async {
+  private func flushWhileDue(to sink: any AsyncKeySink) async {
     while let batch = nextBatch(force: false) {
       let failure: JournalError?
       if batch.snapshots.isEmpty {
-        failure = await batch.file.writeEntries(batch.bytes)
+        failure = await sink.writeEntries(batch.bytes)
       } else {
         failure = await withUnsafeContinuation { continuation in
           threads.run {

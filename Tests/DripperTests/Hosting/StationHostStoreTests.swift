@@ -150,10 +150,22 @@ extension StationHostStoreTests {
   }
 }
 
-/// The reference store, whose writes fail while `down` is set: a database restarting.
-private final class FlakyStore: KeyStore {
+/// The reference store, whose claims and writes fail while `down` is set (a database restarting)
+/// and whose writes wait while it is held (a store slower than the reductions).
+private final class TroubledStore: KeyStore {
   let base = InMemoryKeyStore()
   let down = LockIsolated(false)
+  private let gate = LockIsolated<(held: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+
+  func hold() { gate.withValue { $0.held = true } }
+
+  func release() {
+    let waiting = gate.withValue { gate in
+      defer { gate = (false, []) }
+      return gate.waiting
+    }
+    for continuation in waiting { continuation.resume() }
+  }
 
   func claim(_ key: String, owner: String) async throws(JournalError) -> StoredKey {
     if down.value { throw JournalError("the store is down") }
@@ -161,6 +173,13 @@ private final class FlakyStore: KeyStore {
   }
   func exists(_ key: String) async throws(JournalError) -> Bool { try await base.exists(key) }
   func write(_ writes: [KeyWrite]) async -> [JournalError?] {
+    await withCheckedContinuation { continuation in
+      let passes = gate.withValue { gate -> Bool in
+        if gate.held { gate.waiting.append(continuation) }
+        return !gate.held
+      }
+      if passes { continuation.resume() }
+    }
     if down.value { return writes.map { _ in JournalError("the store is down") } }
     return await base.write(writes)
   }
@@ -174,7 +193,7 @@ private final class FlakyStore: KeyStore {
 @Suite struct StationHostStoreOutageTests {
   /// A store down for a while: pours fail clearly, resume once it is back, and the host closes.
   @Test func poursFailWhileTheStoreIsDownResumeAfterAndTheHostCloses() async throws {
-    let store = FlakyStore()
+    let store = TroubledStore()
     let host = try StationHost<String, Account>(
       storage: .store(store, codec: .json, snapshotEvery: 3),
       lifetime: HostLifetime(retryFailedAfter: .milliseconds(1)),
@@ -203,48 +222,12 @@ private final class FlakyStore: KeyStore {
   }
 }
 
-/// The reference store, whose writes wait while it is held: a store slower than the reductions.
-private final class GatedStore: KeyStore {
-  let base = InMemoryKeyStore()
-  private let gate = LockIsolated<(held: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
-
-  func hold() { gate.withValue { $0.held = true } }
-
-  func release() {
-    let waiting = gate.withValue { gate in
-      defer { gate = (false, []) }
-      return gate.waiting
-    }
-    for continuation in waiting { continuation.resume() }
-  }
-
-  func claim(_ key: String, owner: String) async throws(JournalError) -> StoredKey {
-    try await base.claim(key, owner: owner)
-  }
-  func exists(_ key: String) async throws(JournalError) -> Bool { try await base.exists(key) }
-  func write(_ writes: [KeyWrite]) async -> [JournalError?] {
-    await withCheckedContinuation { continuation in
-      let passes = gate.withValue { gate -> Bool in
-        if gate.held { gate.waiting.append(continuation) }
-        return !gate.held
-      }
-      if passes { continuation.resume() }
-    }
-    return await base.write(writes)
-  }
-  func reminders(dueBy date: Date, after: StoredReminder?, limit: Int) async throws(JournalError)
-    -> [StoredReminder]
-  {
-    try await base.reminders(dueBy: date, after: after, limit: limit)
-  }
-}
-
 @Suite struct StationHostStoreReminderHintTests {
   /// A snapshot written while later entries wait keeps the reminder those entries set: a node
   /// dying right after leaves the store saying when to wake the key. (The snapshot made the hint
   /// exact for its own state, later than the waiting entry's reminder, which was then lost.)
   @Test func aSnapshotKeepsTheReminderOfAnEntryAfterIt() async throws {
-    let store = GatedStore()
+    let store = TroubledStore()
     let start = Date(timeIntervalSince1970: 1_800_000_000)
     let host = try storeHost(store, snapshotEvery: 3, start: start)
     _ = try await host.pour(.deposit(1), to: "k", id: "claim")

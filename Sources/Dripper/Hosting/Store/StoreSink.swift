@@ -23,26 +23,18 @@ protocol KeySink: AnyObject, Sendable {
   /// The refused snapshots not reported yet, which are then reported.
   func takeNotes() -> [String]
 
-  /// Whether ``writeEntries(_:)`` writes without blocking a thread: a key's flushes of entries
-  /// then run on a task, not on a storage thread.
-  var writesEntriesWithoutBlocking: Bool { get }
+}
 
+/// A sink whose entries are written without blocking a thread (a key of a ``KeyStore``): its
+/// ``KeyLog`` flushes batches of entries from a task, and only those with a snapshot on a storage
+/// thread.
+protocol AsyncKeySink: KeySink {
   /// Writes `bytes`, journal lines, and returns once they are durable, or the error that stopped
   /// them (nothing of them kept).
   func writeEntries(_ bytes: [UInt8]) async -> JournalError?
 }
 
-extension JournalFile: KeySink {
-  /// A file's writes block: they run on a storage thread.
-  var writesEntriesWithoutBlocking: Bool { false }
-
-  /// Not called: a file's entries are written by ``write(_:snapshots:)`` on a storage thread.
-  func writeEntries(_ bytes: [UInt8]) async -> JournalError? {
-    await withUnsafeContinuation { continuation in
-      StorageThreads.shared.run { continuation.resume(returning: self.write(bytes, snapshots: []).failure) }
-    }
-  }
-}
+extension JournalFile: KeySink {}
 
 /// A key of a ``KeyStore``, as a ``KeyLog`` writes it: each batch of entries one ``KeyWrite`` at
 /// the epoch of the key's claim, carrying the key's reminder hint.
@@ -52,7 +44,7 @@ extension JournalFile: KeySink {
 /// a reminder runs, before that reduction's entry is written, so a write never says less than its
 /// entries need; it is made exact (later, or none) only by a snapshot, which holds every entry.
 /// A hint too early wakes a key for nothing, which then says what it waits for.
-final class StoreSink: KeySink {
+final class StoreSink: AsyncKeySink {
   let store: any KeyStore
   let key: String
   let epoch: UInt64
@@ -86,13 +78,11 @@ final class StoreSink: KeySink {
     while written < bytes.count || !remaining.isEmpty {
       let end = remaining.first?.offset ?? bytes.count
       if end > written {
-        let entries: [StoredEntry]
-        switch Self.entries(in: bytes[written..<end], schema: schema) {
-        case .success(let parsed): entries = parsed
+        let write: KeyWrite
+        switch entriesWrite(bytes[written..<end]) {
+        case .success(let made): write = made
         case .failure(let error): return (written, error)
         }
-        let write = KeyWrite(
-          key: key, epoch: epoch, entries: entries, reminder: reminder.withLock { $0 })
         if let error = Self.blocking({ [store] in await store.write([write]).first ?? nil }) {
           return (written, error)
         }
@@ -109,16 +99,18 @@ final class StoreSink: KeySink {
     return (written, nil)
   }
 
-  var writesEntriesWithoutBlocking: Bool { true }
-
   func writeEntries(_ bytes: [UInt8]) async -> JournalError? {
-    let entries: [StoredEntry]
-    switch Self.entries(in: bytes[...], schema: schema) {
-    case .success(let parsed): entries = parsed
-    case .failure(let error): return error
+    switch entriesWrite(bytes[...]) {
+    case .success(let write): await store.write([write]).first ?? nil
+    case .failure(let error): error
     }
-    let write = KeyWrite(key: key, epoch: epoch, entries: entries, reminder: reminder.withLock { $0 })
-    return await store.write([write]).first ?? nil
+  }
+
+  /// The write of `bytes`, journal lines, at the key's epoch, with its reminder hint now.
+  private func entriesWrite(_ bytes: ArraySlice<UInt8>) -> Result<KeyWrite, JournalError> {
+    Self.entries(in: bytes, schema: schema).map { entries in
+      KeyWrite(key: key, epoch: epoch, entries: entries, reminder: reminder.withLock { $0 })
+    }
   }
 
   /// Writes `snapshot`, the state after its entry, whose earliest reminder is `reminder`. Blocking.
