@@ -62,6 +62,11 @@ public struct PourTask: Hashable, Sendable {
     }
   }
 
+  /// Waits until the action has been reduced, or will never be; not for its effects.
+  func reduced() async {
+    _ = await host.reduce(through: number)
+  }
+
   /// Cancels every effect the pour started, directly or through actions they poured.
   ///
   /// The action itself is still reduced if it has not been yet; effects it would start do not run.

@@ -84,8 +84,17 @@ extension StationHost {
       await takeStoredReminders(from: store, at: now)
     }
     for key in reminders.takeDue(at: now) {
-      if pour(HostedAction<Action>.fireDue(now), to: key).failure != nil {
+      let (task, failure) = pour(HostedAction<Action>.fireDue(now), to: key)
+      if failure != nil {
         reminders.retry(key, at: now.addingTimeInterval(lifetime.retryFailedAfter.seconds))
+        continue
+      }
+      // Under way until reduced: `settle()` must not return between the key's activation and the
+      // reduction that fires its reminders (the Accounts sample read 22 of 50 bonuses paid).
+      activity.begin()
+      spawn { [activity] in
+        await task.reduced()
+        activity.end()
       }
     }
     restartTimer()

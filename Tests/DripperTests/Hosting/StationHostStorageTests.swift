@@ -65,6 +65,23 @@ private func folderHost(
     #expect(entries.filter { $0.action.hasPrefix("f ") }.count <= 1)
   }
 
+  /// `settle()` returns once every reminder due on start has been reduced, not only once the keys
+  /// they wake are active: the Accounts sample read 22 of 50 bonuses paid after it (CI, 9af671e).
+  @Test func settleWaitsForEveryReminderDueOnStartToBeReduced() async throws {
+    let scratch = ScratchDirectory()
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+    let keys = (0..<50).map { "acct-\($0)" }
+    do {
+      let host = try folderHost(scratch, start: start)
+      for key in keys { await host.pour(.expireAt(start.addingTimeInterval(100)), to: key).finish() }
+      await host.close()
+    }
+    let host = try folderHost(scratch, start: start.addingTimeInterval(200))
+    await host.settle()
+    #expect(host.counts.remindersFired == keys.count)
+    await host.close()
+  }
+
   /// A reminder cancelled before its time never fires, even after a restart.
   @Test func aCancelledReminderNeverFires() async throws {
     let scratch = ScratchDirectory()
