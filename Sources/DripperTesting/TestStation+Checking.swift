@@ -22,7 +22,7 @@ extension TestStation {
     _ expectation: ((inout State) throws -> Void)?, mustChange: Bool = true, at location: SourceLocation
   ) {
     defer { progress.withLock { $0.expected = actual } }
-    let dependencies = self.dependencies
+    let dependencies = station.lendingSharedKeys(to: self.dependencies)
     // Runs the expectation on `state`, its shared values shown as in `shared`; returns them as the
     // expectation left them.
     let apply = { (state: inout State, shared: SharedSnapshot) throws -> SharedSnapshot in

@@ -48,16 +48,25 @@ public struct Shared<Value: Sendable>: Sendable {
   public init(_ source: SharedValue<Value>) where Value: Equatable {
     box = SharedBox(
       root: source, path: SharedPath(),
-      read: { view in
-        if let view, let value = view.value(of: source) as? Value { return value }
-        return source.value
-      },
-      modify: { view, body in
-        guard let view else { return source.modify(body) }
-        var value = view.value(of: source) as? Value ?? source.value
-        body(&value)
-        view.set(value, of: source)
-      })
+      read: { view in Self.read(source, in: view) },
+      modify: { view, body in Self.modify(source, in: view, body) })
+  }
+
+  /// `source`'s value, as a test's view shows it, or as it is.
+  @inlinable
+  static func read(_ source: SharedValue<Value>, in view: SharedView?) -> Value where Value: Equatable {
+    if let view, let value = view.value(of: source) as? Value { return value }
+    return source.value
+  }
+
+  /// Changes `source`'s value, in a test's view, or in the value, atomically.
+  @inlinable
+  static func modify(_ source: SharedValue<Value>, in view: SharedView?, _ body: (inout Value) -> Void)
+  where Value: Equatable {
+    guard let view else { return source.modify(body) }
+    var value = view.value(of: source) as? Value ?? source.value
+    body(&value)
+    view.set(value, of: source)
   }
 
   /// A holder of a new value of its own, in memory, for a value one feature makes and hands to its
@@ -120,6 +129,17 @@ public struct Shared<Value: Sendable>: Sendable {
     return result!
   }
 
+  /// Waits until every change to the value has been persisted — by a file key
+  /// (``SharedKey/fileStorage(_:)-(String)``), say — and returns the last write's error, if it
+  /// failed: what a command-line tool awaits before it exits.
+  ///
+  /// ```swift
+  /// if let error = await state.$settings.flush() { print("settings not saved: \(error)") }
+  /// ```
+  public func flush() async -> SharedPersistenceError? {
+    await box.anchor.resolvedRoot?.flush()
+  }
+
   /// A `Shared` of one part of the value: reading it reads the part, writing it writes the whole.
   ///
   /// ```swift
@@ -132,7 +152,7 @@ public struct Shared<Value: Sendable>: Sendable {
     let base = box
     return Shared<Member>(
       box: SharedBox(
-        root: base.root, path: base.path.appending(KeyPathStep(keyPath: keyPath)),
+        anchor: base.anchor, path: base.path.appending(KeyPathStep(keyPath: keyPath)),
         read: { view in base.read(view)[keyPath: keyPath] },
         modify: { view, body in base.modify(view) { body(&$0[keyPath: keyPath]) } }))
   }
@@ -149,7 +169,7 @@ extension Shared where Value: Equatable {
     let base = box
     return Shared<Element>(
       box: SharedBox(
-        root: base.root, path: base.path.appending(id),
+        anchor: base.anchor, path: base.path.appending(id),
         read: { view in base.read(view)[id: id] ?? last },
         modify: { view, body in
           base.modify(view) { list in
@@ -162,6 +182,38 @@ extension Shared where Value: Equatable {
             list[id: id] = element
           }
         }))
+  }
+}
+
+extension Shared where Value: Equatable {
+  /// The value's changes as they happen, TCA's `$value.publisher`: the current value first, then
+  /// each new one, latest first (see ``SharedValue/changes()``).
+  ///
+  /// ```swift
+  /// return .run { [stats = state.$stats] pour in
+  ///   for await stats in stats.changes() { await pour(.statsChanged(stats)) }
+  /// }
+  /// ```
+  ///
+  /// The stream of a whole value ends when the value is released; of a part (`$syncUp.title`),
+  /// which holds the value, when the reading task is cancelled. A change that leaves the part as it
+  /// was is not told.
+  public func changes() -> AsyncStream<Value> {
+    let root = box.root
+    if box.path.steps.isEmpty, let source = root as? SharedValue<Value> { return source.changes() }
+    let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(1))
+    let (signals, read) = (root.changeSignals(), box.read)
+    let task = Task {
+      var last: Value?
+      for await _ in signals {
+        let value = read(nil)
+        if value != last { continuation.yield(value) }
+        last = value
+      }
+      continuation.finish()
+    }
+    continuation.onTermination = { _ in task.cancel() }
+    return stream
   }
 }
 
@@ -194,8 +246,8 @@ extension Shared: CustomStringConvertible {
 /// the value's type is known, so that a read or a write is compiled for it.
 @usableFromInline
 final class SharedBox<Value: Sendable>: Sendable {
-  /// The ``SharedValue`` it reads from.
-  @usableFromInline let root: any AnySharedRoot
+  /// The ``SharedValue`` it reads from, or the key that finds it.
+  @usableFromInline let anchor: SharedAnchor
   /// What part of the root it is: equal paths of one root are one holder.
   @usableFromInline let path: SharedPath
   /// The value, as a test's view shows it, or as it is.
@@ -205,20 +257,58 @@ final class SharedBox<Value: Sendable>: Sendable {
 
   @usableFromInline
   init(
-    root: any AnySharedRoot, path: SharedPath, read: @escaping @Sendable (SharedView?) -> Value,
+    anchor: SharedAnchor, path: SharedPath, read: @escaping @Sendable (SharedView?) -> Value,
     modify: @escaping @Sendable (SharedView?, (inout Value) -> Void) -> Void
   ) {
-    self.root = root
+    self.anchor = anchor
     self.path = path
     self.read = read
     self.modify = modify
   }
 
+  @usableFromInline
+  convenience init(
+    root: any AnySharedRoot, path: SharedPath, read: @escaping @Sendable (SharedView?) -> Value,
+    modify: @escaping @Sendable (SharedView?, (inout Value) -> Void) -> Void
+  ) {
+    self.init(anchor: .root(root), path: path, read: read, modify: modify)
+  }
+
+  /// The ``SharedValue`` it reads from: for a key, the value the key names in the Station whose
+  /// reduction or effect runs here, or, outside one, the value it was resolved to before.
+  @usableFromInline
+  var root: any AnySharedRoot { anchor.root(in: StationSharing.current) }
+
   /// Tells the Station whose reduction or effect runs here that it holds the root.
   @inlinable
   func note() {
     guard let sharing = StationSharing.current else { return }
-    sharing.note(root)
+    sharing.note(anchor.root(in: sharing))
+  }
+}
+
+/// Where a ``SharedBox`` finds its ``SharedValue``: the value itself, or a key that names one in
+/// the Station that first holds it (see ``SharedKey``).
+@usableFromInline
+enum SharedAnchor: Sendable {
+  case root(any AnySharedRoot)
+  case key(any KeyedSharedRoot)
+
+  /// The value, if it is known: a key not resolved yet has none.
+  var resolvedRoot: (any AnySharedRoot)? {
+    switch self {
+    case .root(let root): root
+    case .key(let reference): reference.resolved
+    }
+  }
+
+  /// The value; a key not resolved yet is resolved in `sharing`'s Station.
+  @inlinable
+  func root(in sharing: StationSharing?) -> any AnySharedRoot {
+    switch self {
+    case .root(let root): root
+    case .key(let reference): reference.resolve(in: sharing)
+    }
   }
 }
 

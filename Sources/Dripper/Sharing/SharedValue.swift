@@ -222,6 +222,18 @@ public final class SharedValue<Value: Equatable & Sendable>: Sendable {
 
 extension SharedValue: AnySharedRoot {
   @usableFromInline
+  func changeSignals() -> AsyncStream<Void> {
+    let (signals, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    let changes = changes()
+    let task = Task {
+      for await _ in changes { continuation.yield() }
+      continuation.finish()
+    }
+    continuation.onTermination = { _ in task.cancel() }
+    return signals
+  }
+
+  @usableFromInline
   var current: any Sendable { value }
 
   @usableFromInline
@@ -241,6 +253,10 @@ protocol AnySharedRoot: AnyObject, Sendable {
   func isEqual(_ first: any Sendable, _ second: any Sendable) -> Bool
   func hold(by holder: StationSharing)
   func release(by holder: StationSharing)
+  /// Waits until every change has been persisted (see ``SharedValue/flush()``).
+  func flush() async -> SharedPersistenceError?
+  /// A signal now and at each change (see ``SharedValue/changes()``), ending with the value.
+  func changeSignals() -> AsyncStream<Void>
 }
 
 /// Writes a shared value's changes to its persistence, one at a time, off the actors: changes

@@ -11,6 +11,8 @@ final class StationSharing: Sendable {
 
   /// The Station's number.
   let station: UInt64
+  /// The values that ``SharedKey``s name in this Station.
+  let keys = SharedKeys()
   private let state = Lock(State())
 
   init(station: UInt64) {
@@ -84,7 +86,7 @@ final class StationSharing: Sendable {
       visited += 1
       guard depth < 32, visited < 4_096 else { return }
       if let shared = value as? any AnySharedHolder {
-        note(shared.sharedRoot)
+        note(shared.sharedRoot(in: self))
         return
       }
       let mirror = Mirror(reflecting: value)
@@ -108,11 +110,12 @@ protocol WrapsFeatureState {
 
 /// A ``Shared`` of any type, as a Station finds the shared values in its state.
 protocol AnySharedHolder {
-  var sharedRoot: any AnySharedRoot { get }
+  /// The value it holds: a key not resolved yet is resolved in `sharing`'s Station.
+  func sharedRoot(in sharing: StationSharing) -> any AnySharedRoot
 }
 
 extension Shared: AnySharedHolder {
-  var sharedRoot: any AnySharedRoot { box.root }
+  func sharedRoot(in sharing: StationSharing) -> any AnySharedRoot { box.anchor.root(in: sharing) }
 }
 
 extension Station {
@@ -121,5 +124,15 @@ extension Station {
   package var sharedSnapshot: SharedSnapshot {
     guard case .root(let handler) = core else { return SharedSnapshot() }
     return handler.dependencies.sharing?.snapshot() ?? SharedSnapshot()
+  }
+
+  /// `values` with the Station's shared keys in force: a test's assertion that makes a state
+  /// holding a ``SharedKey`` finds the value the key names in the Station, as the Station's own
+  /// reductions do.
+  package func lendingSharedKeys(to values: DependencyValues) -> DependencyValues {
+    guard case .root(let handler) = core else { return values }
+    var values = values
+    values.sharing = handler.dependencies.sharing
+    return values
   }
 }

@@ -1,0 +1,227 @@
+#if canImport(FoundationEssentials)
+  public import FoundationEssentials
+#else
+  public import Foundation
+#endif
+
+/// A name for a shared value that features declare on their own and find as one: TCA's
+/// `@Shared(.inMemory("stats"))` and `@Shared(.fileStorage(url))`.
+///
+/// ```swift
+/// struct Counter: Dripper {
+///   struct State: Equatable, Sendable {
+///     @Shared(.inMemory("stats")) var stats = Stats()
+///   }
+///   …
+/// }
+/// struct Profile: Dripper {
+///   struct State: Equatable, Sendable {
+///     @Shared(.inMemory("stats")) var stats = Stats()   // the counter's value
+///   }
+///   …
+/// }
+/// ```
+///
+/// A key names one value in each Station: every ``Shared`` with the key, in any feature the
+/// Station runs (its scopes, presented children, stack elements), reads and writes that value.
+/// The first holder's initial value starts it; later holders' initial values are ignored. Each
+/// Station has its own values — so each test's ``TestStation`` starts afresh, as TCA's tests do —
+/// and so does each key of a ``StationHost``. To share a value between Stations, make a
+/// ``SharedValue`` and hand it to each (``Shared/init(_:)``).
+///
+/// A key is resolved where it is first used: state made by a reduction or an effect resolves it
+/// in that Station; state made before its Station (`Station(initialState: App.State())`) holds the
+/// key and its initial value, and is resolved as the Station starts. Until then, reads read the
+/// initial value and writes change it.
+///
+/// The same name with two value types is two mistakes in one: the second is reported as a
+/// ``Diagnostic`` and holds a value of its own.
+public struct SharedKey<Value: Equatable & Sendable>: Sendable, CustomStringConvertible {
+  /// What tells keys apart: their kind and name.
+  let id: String
+  /// How the value the key names keeps itself, made when the key is first resolved.
+  let persistence: @Sendable () -> SharedPersistence<Value>
+
+  /// The key's kind and name: `inMemory("stats")`.
+  public let description: String
+
+  /// A value kept in memory, for as long as its Station lives, found by `name`.
+  ///
+  /// ```swift
+  /// @Shared(.inMemory("stats")) var stats = Stats()
+  /// ```
+  public static func inMemory(_ name: String) -> Self {
+    Self(id: "inMemory:" + name, persistence: { .inMemory }, description: "inMemory(\(Dump.line(name)))")
+  }
+}
+
+extension SharedKey where Value: Codable {
+  /// A value kept in the file at `path`, as JSON, found by the path: TCA's `.fileStorage(url)`.
+  ///
+  /// ```swift
+  /// @Shared(.fileStorage(documents + "/syncups.json")) var syncUps: IdentifiedArrayOf<SyncUp> = []
+  /// ```
+  ///
+  /// It is ``SharedPersistence/file(at:encode:decode:)`` with JSON: loaded when the key is
+  /// resolved (a file that cannot be read or decoded is not loaded over the initial value),
+  /// written atomically after each change, off the actors. Two Stations, or two processes, naming
+  /// one file each hold a value of it, and agree through the file: the last write wins.
+  public static func fileStorage(_ path: String) -> Self {
+    Self(
+      id: "fileStorage:" + path,
+      persistence: {
+        .file(
+          at: path, encode: { Array(try JSONEncoder().encode($0)) },
+          decode: { try JSONDecoder().decode(Value.self, from: Data($0)) })
+      },
+      description: "fileStorage(\(Dump.line(path)))")
+  }
+
+  /// A value kept in the file at `url`, a file URL, as JSON: ``fileStorage(_:)-(String)``.
+  public static func fileStorage(_ url: URL) -> Self {
+    fileStorage(url.path)
+  }
+}
+
+extension Shared where Value: Equatable {
+  /// A holder of the value `key` names in its Station, which starts as `wrappedValue` if no
+  /// feature has named it yet.
+  ///
+  /// ```swift
+  /// struct State: Equatable, Sendable {
+  ///   @Shared(.inMemory("stats")) var stats = Stats()
+  /// }
+  /// ```
+  ///
+  /// The state's memberwise initializer takes the initial value (`State(stats: Stats())`), as
+  /// TCA's does. See ``SharedKey`` for where the value lives.
+  public init(wrappedValue: Value, _ key: SharedKey<Value>) {
+    if let sharing = StationSharing.current {
+      self.init(sharing.keys.value(for: key, initial: wrappedValue))
+      return
+    }
+    let reference = SharedKeyReference(key: key, initial: wrappedValue)
+    self.init(
+      box: SharedBox(
+        anchor: .key(reference), path: SharedPath(),
+        read: { view in reference.read(in: view) },
+        modify: { view, body in reference.modify(in: view, body) }))
+  }
+}
+
+/// A key a ``Shared`` holds before its Station resolves it.
+@usableFromInline
+protocol KeyedSharedRoot: AnyObject, Sendable {
+  /// The value the key names in `sharing`'s Station; once resolved, always that value. Outside
+  /// any Station, a value of its own.
+  func resolve(in sharing: StationSharing?) -> any AnySharedRoot
+  /// The value, once resolved.
+  var resolved: (any AnySharedRoot)? { get }
+}
+
+/// A ``Shared``'s key and initial value, resolved to the ``SharedValue`` the key names in the
+/// first Station that uses it; until then, the initial value, which writes change.
+final class SharedKeyReference<Value: Equatable & Sendable>: KeyedSharedRoot {
+  private enum Resolution {
+    case pending(Value)
+    case resolved(SharedValue<Value>)
+  }
+
+  private let key: SharedKey<Value>
+  private let state: Lock<Resolution>
+
+  init(key: SharedKey<Value>, initial: Value) {
+    self.key = key
+    state = Lock(.pending(initial))
+  }
+
+  func resolve(in sharing: StationSharing?) -> any AnySharedRoot {
+    source(in: sharing) ?? detach()
+  }
+
+  var resolved: (any AnySharedRoot)? {
+    if case .resolved(let source) = state.withLock({ $0 }) { return source }
+    return nil
+  }
+
+  /// The value, if the key is resolved or can be here: in a Station's reduction or effect.
+  private func source(in sharing: StationSharing?) -> SharedValue<Value>? {
+    let pending: Value
+    switch state.withLock({ $0 }) {
+    case .resolved(let source): return source
+    case .pending(let value): pending = value
+    }
+    guard let sharing else { return nil }
+    // Looked up outside this lock: the registry's lock is taken alone, and a file is read once.
+    let found = sharing.keys.value(for: key, initial: pending)
+    return state.withLock { state in
+      if case .resolved(let source) = state { return source }
+      state = .resolved(found)
+      return found
+    }
+  }
+
+  /// Outside any Station, where something needs the value itself: one of its own.
+  private func detach() -> SharedValue<Value> {
+    state.withLock { state in
+      switch state {
+      case .resolved(let source): return source
+      case .pending(let value):
+        let source = SharedValue(value)
+        state = .resolved(source)
+        return source
+      }
+    }
+  }
+
+  func read(in view: SharedView?) -> Value {
+    if let source = source(in: StationSharing.current) { return Shared.read(source, in: view) }
+    return state.withLock { state in
+      switch state {
+      case .pending(let value): value
+      case .resolved(let source): source.value
+      }
+    }
+  }
+
+  func modify(in view: SharedView?, _ body: (inout Value) -> Void) {
+    if let source = source(in: StationSharing.current) { return Shared.modify(source, in: view, body) }
+    // Outside any Station: the initial value changes, the body run outside the lock.
+    var value = read(in: view)
+    body(&value)
+    let resolved = state.withLock { state -> SharedValue<Value>? in
+      guard case .resolved(let source) = state else {
+        state = .pending(value)
+        return nil
+      }
+      return source
+    }
+    if let resolved { Shared.modify(resolved, in: view) { $0 = value } }
+  }
+}
+
+/// The values ``SharedKey``s name in one Station, by key.
+final class SharedKeys: Sendable {
+  private let values = Lock<[String: any AnySharedRoot]>([:])
+
+  /// The value `key` names; made from `initial`, or loaded, if no one named it yet.
+  func value<Value>(for key: SharedKey<Value>, initial: Value) -> SharedValue<Value> {
+    let (value, mismatch) = values.withLock { values -> (SharedValue<Value>, (any AnySharedRoot)?) in
+      if let existing = values[key.id] {
+        if let value = existing as? SharedValue<Value> { return (value, nil) }
+        return (SharedValue(initial), existing)
+      }
+      let value = SharedValue(initial, persistence: key.persistence())
+      values[key.id] = value
+      return (value, nil)
+    }
+    if let mismatch {
+      DependencyValues.reportCurrent(
+        Diagnostic(
+          .other,
+          "the shared key \(key) names a \(Dump.name(of: type(of: mismatch.current))) here, not a "
+            + "\(Dump.name(of: Value.self)): this holder keeps a value of its own"))
+    }
+    return value
+  }
+}
