@@ -27,12 +27,22 @@ extension CasePath {
       let known = name.value
       // Another case, once the case is known: no cast of its payload.
       if let known, known != label { return nil }
-      guard let value = child.value as? Value else { return nil }
+      guard let value = child.value as? Value ?? Self.labeledPayload(child.value) else { return nil }
       if known != nil { return value }
       guard Mirror(reflecting: embed(value)).children.first?.label == label else { return nil }
       name.value = label
       return value
     }
+  }
+}
+
+extension CasePath {
+  /// The payload of a case with one labeled value (`case game(players: [String])`), which a
+  /// `Mirror` shows as a tuple of one labeled element.
+  fileprivate static func labeledPayload(_ payload: Any) -> Value? {
+    let mirror = Mirror(reflecting: payload)
+    guard mirror.displayStyle == .tuple, mirror.children.count == 1 else { return nil }
+    return mirror.children.first?.value as? Value
   }
 }
 

@@ -8,6 +8,7 @@ import Testing
     case second(Int)
     case named(String)
     case pair(id: Int, text: String)
+    case labeled(players: [String])
     case dismiss
     case maybe(Int?)
     case otherMaybe(Int?)
@@ -23,6 +24,16 @@ import Testing
     case failed(any Error)
     case cancelled(any Error)
     case value(any Sendable)
+  }
+
+  /// One labeled value (`case labeled(players: [String])`): a `Mirror` shows it as a tuple of one
+  /// element, which the extraction failed to cast before.
+  @Test func aCaseWithOneLabeledValueIsExtracted() {
+    let labeled = CasePath<Action, [String]>(Action.labeled)
+    for _ in 0..<2 {
+      #expect(labeled.extract(.labeled(players: ["x", "o"])) == ["x", "o"])
+      #expect(labeled.extract(.named("x")) == nil)
+    }
   }
 
   @Test func casesWithTheSamePayloadTypeAreToldApart() {
