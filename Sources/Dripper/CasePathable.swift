@@ -16,7 +16,7 @@ public protocol CasePathable {}
 
 extension CasePathable {
   /// Changes the payload of the case in place. If the value is in another case, nothing changes
-  /// and a ``Diagnostic`` says so — a test failure in a ``TestStation``'s assertion, as TCA's.
+  /// and a ``Diagnostic`` says so — a test failure in a `TestStation`'s assertion, as TCA's.
   ///
   /// ```swift
   /// $0.modify(.login) { $0.email = "blob@pointfree.co" }

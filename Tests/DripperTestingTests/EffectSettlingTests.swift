@@ -107,10 +107,12 @@ struct Parallel: Dripper {
     await station.reducePending()
     let advanced = Task {
       for _ in 0..<10 { await clock.advance(by: .seconds(1)) }
-      return !Task.isCancelled  // Cancelled: the advances held time up for a minute.
+      return !Task.isCancelled  // Cancelled: the advances held time up for ten minutes.
     }
+    // Held up, the advances would take ten hours; the bound is far from both. A minute was too
+    // short for the suite under ThreadSanitizer with both cores busy (CI, 8134c7d).
     let timer = Task {
-      try? await Task.sleep(for: .seconds(60))
+      try? await Task.sleep(for: .seconds(600))
       advanced.cancel()
     }
     #expect(await advanced.value)

@@ -25,7 +25,7 @@
 /// A key names one value in each Station: every ``Shared`` with the key, in any feature the
 /// Station runs (its scopes, presented children, stack elements), reads and writes that value.
 /// The first holder's initial value starts it; later holders' initial values are ignored. Each
-/// Station has its own values — so each test's ``TestStation`` starts afresh, as TCA's tests do —
+/// Station has its own values — so each test's `TestStation` starts afresh, as TCA's tests do —
 /// and so does each key of a ``StationHost``. To share a value between Stations, make a
 /// ``SharedValue`` and hand it to each (``Shared/init(_:)``).
 ///
