@@ -19,6 +19,21 @@ struct SharedCounter: Dripper {
   }
 }
 
+/// The same counter, named by a key: `@Shared(.inMemory("counter"))`.
+struct KeyedCounter: Dripper {
+  struct State: Sendable {
+    @Shared(.inMemory("counter")) var value = 0
+  }
+  enum Action: Sendable { case incrementShared }
+
+  var body: some DripperOf<Self> {
+    Drip { state, _ in
+      state.$value.withLock { $0 += 1 }
+      return .none
+    }
+  }
+}
+
 func sharingRows(_ options: BenchmarkOptions) async -> [Row] {
   let group = "sharing: `swift run -c release dripper-bench --filter sharing`"
   // A write in a reduction: the lock of the value, and the Station noting that it holds it.
@@ -31,6 +46,11 @@ func sharingRows(_ options: BenchmarkOptions) async -> [Row] {
   let shared = await measure(options, operations: pours) {
     for _ in 0..<pours { station.pour(.incrementShared) }
     await station.reducePending()
+  }
+  let keyedStation = Station(initialState: KeyedCounter.State()) { KeyedCounter() }
+  let keyed = await measure(options, operations: pours) {
+    for _ in 0..<pours { keyedStation.pour(.incrementShared) }
+    await keyedStation.reducePending()
   }
 
   /// Writes `writes` values to a shared value held by `holders` observed Stations, beside 100
@@ -72,6 +92,9 @@ func sharingRows(_ options: BenchmarkOptions) async -> [Row] {
     Row(group: group, name: "a pour that increments a plain field", nanoseconds: plain),
     Row(
       group: group, name: "a pour that increments a shared value (withLock)", nanoseconds: shared,
+      baseline: "a pour that increments a plain field"),
+    Row(
+      group: group, name: "a pour that increments a keyed shared value (.inMemory)", nanoseconds: keyed,
       baseline: "a pour that increments a plain field"),
     Row(
       group: group, name: "a write reaching 1 observed Station (100 others hold another value)",

@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 /// One value held in several places — a parent and its children, several Stations — and changed
 /// as one: TCA's `@Shared`.
@@ -292,13 +292,13 @@ final class SharedBox<Value: Sendable>: Sendable {
 @usableFromInline
 enum SharedAnchor: Sendable {
   case root(any AnySharedRoot)
-  case key(any KeyedSharedRoot)
+  case key(SharedKeyAnchor)
 
   /// The value, if it is known: a key not resolved yet has none.
   var resolvedRoot: (any AnySharedRoot)? {
     switch self {
     case .root(let root): root
-    case .key(let reference): reference.resolved
+    case .key(let anchor): anchor.resolved.load()?.root ?? anchor.reference.resolved
     }
   }
 
@@ -307,8 +307,38 @@ enum SharedAnchor: Sendable {
   func root(in sharing: StationSharing?) -> any AnySharedRoot {
     switch self {
     case .root(let root): root
-    case .key(let reference): reference.resolve(in: sharing)
+    case .key(let anchor): anchor.root(in: sharing)
     }
+  }
+}
+
+/// A key's ``SharedValue``, once resolved, kept where a read finds it with one load and no generic
+/// code: each read and write of a keyed ``Shared`` notes its value.
+@usableFromInline
+final class SharedKeyAnchor: Sendable {
+  @usableFromInline let resolved = AtomicLazyReference<ResolvedSharedRoot>()
+  @usableFromInline let reference: any KeyedSharedRoot
+
+  @usableFromInline
+  init(_ reference: any KeyedSharedRoot) {
+    self.reference = reference
+  }
+
+  @inlinable
+  func root(in sharing: StationSharing?) -> any AnySharedRoot {
+    if let resolved = resolved.load() { return resolved.root }
+    return resolved.storeIfNil(ResolvedSharedRoot(reference.resolve(in: sharing))).root
+  }
+}
+
+/// A resolved key's value, in a class for ``SharedKeyAnchor``'s atomic reference.
+@usableFromInline
+final class ResolvedSharedRoot: Sendable {
+  @usableFromInline let root: any AnySharedRoot
+
+  @usableFromInline
+  init(_ root: any AnySharedRoot) {
+    self.root = root
   }
 }
 

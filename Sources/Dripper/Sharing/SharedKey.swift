@@ -1,3 +1,5 @@
+public import Synchronization
+
 #if canImport(FoundationEssentials)
   public import FoundationEssentials
 #else
@@ -95,17 +97,25 @@ extension Shared where Value: Equatable {
   ///
   /// The state's memberwise initializer takes the initial value (`State(stats: Stats())`), as
   /// TCA's does. See ``SharedKey`` for where the value lives.
+  @inlinable
   public init(wrappedValue: Value, _ key: SharedKey<Value>) {
     if let sharing = StationSharing.current {
       self.init(sharing.keys.value(for: key, initial: wrappedValue))
       return
     }
     let reference = SharedKeyReference(key: key, initial: wrappedValue)
+    // Once resolved, a read or a write is a load more than a value's own (see `init(_:)`).
     self.init(
       box: SharedBox(
-        anchor: .key(reference), path: SharedPath(),
-        read: { view in reference.read(in: view) },
-        modify: { view, body in reference.modify(in: view, body) }))
+        anchor: .key(SharedKeyAnchor(reference)), path: SharedPath(),
+        read: { view in
+          if let source = reference.resolvedSource.load() { return Self.read(source, in: view) }
+          return reference.read(in: view)
+        },
+        modify: { view, body in
+          if let source = reference.resolvedSource.load() { return Self.modify(source, in: view, body) }
+          reference.modify(in: view, body)
+        }))
   }
 }
 
@@ -121,90 +131,61 @@ protocol KeyedSharedRoot: AnyObject, Sendable {
 
 /// A ``Shared``'s key and initial value, resolved to the ``SharedValue`` the key names in the
 /// first Station that uses it; until then, the initial value, which writes change.
+@usableFromInline
 final class SharedKeyReference<Value: Equatable & Sendable>: KeyedSharedRoot {
-  private enum Resolution {
-    case pending(Value)
-    case resolved(SharedValue<Value>)
-  }
-
   private let key: SharedKey<Value>
-  private let state: Lock<Resolution>
+  /// The value before the key is resolved.
+  private let pending: Lock<Value>
+  /// The value the key names, once resolved: a load, on every read and write after.
+  @usableFromInline let resolvedSource = AtomicLazyReference<SharedValue<Value>>()
 
+  @usableFromInline
   init(key: SharedKey<Value>, initial: Value) {
     self.key = key
-    state = Lock(.pending(initial))
+    pending = Lock(initial)
   }
 
+  @usableFromInline
   func resolve(in sharing: StationSharing?) -> any AnySharedRoot {
-    source(in: sharing) ?? detach()
+    source(in: sharing) ?? resolvedSource.storeIfNil(SharedValue(pending.withLock { $0 }))
   }
 
-  var resolved: (any AnySharedRoot)? {
-    if case .resolved(let source) = state.withLock({ $0 }) { return source }
-    return nil
-  }
+  @usableFromInline
+  var resolved: (any AnySharedRoot)? { resolvedSource.load() }
 
   /// The value, if the key is resolved or can be here: in a Station's reduction or effect.
   private func source(in sharing: StationSharing?) -> SharedValue<Value>? {
-    let pending: Value
-    switch state.withLock({ $0 }) {
-    case .resolved(let source): return source
-    case .pending(let value): pending = value
-    }
+    if let source = resolvedSource.load() { return source }
     guard let sharing else { return nil }
-    // Looked up outside this lock: the registry's lock is taken alone, and a file is read once.
-    let found = sharing.keys.value(for: key, initial: pending)
-    return state.withLock { state in
-      if case .resolved(let source) = state { return source }
-      state = .resolved(found)
-      return found
-    }
+    // Looked up outside the pending value's lock: the registry's lock is taken alone.
+    return resolvedSource.storeIfNil(sharing.keys.value(for: key, initial: pending.withLock { $0 }))
   }
 
-  /// Outside any Station, where something needs the value itself: one of its own.
-  private func detach() -> SharedValue<Value> {
-    state.withLock { state in
-      switch state {
-      case .resolved(let source): return source
-      case .pending(let value):
-        let source = SharedValue(value)
-        state = .resolved(source)
-        return source
-      }
-    }
-  }
-
+  @usableFromInline
   func read(in view: SharedView?) -> Value {
     if let source = source(in: StationSharing.current) { return Shared.read(source, in: view) }
-    return state.withLock { state in
-      switch state {
-      case .pending(let value): value
-      case .resolved(let source): source.value
-      }
-    }
+    return pending.withLock { $0 }
   }
 
+  @usableFromInline
   func modify(in view: SharedView?, _ body: (inout Value) -> Void) {
     if let source = source(in: StationSharing.current) { return Shared.modify(source, in: view, body) }
     // Outside any Station: the initial value changes, the body run outside the lock.
-    var value = read(in: view)
+    var value = pending.withLock { $0 }
     body(&value)
-    let resolved = state.withLock { state -> SharedValue<Value>? in
-      guard case .resolved(let source) = state else {
-        state = .pending(value)
-        return nil
-      }
-      return source
-    }
-    if let resolved { Shared.modify(resolved, in: view) { $0 = value } }
+    pending.withLock { $0 = value }
+    // Resolved meanwhile, on another thread: the change goes to the value too.
+    if let source = resolvedSource.load() { Shared.modify(source, in: view) { $0 = value } }
   }
 }
 
 /// The values ``SharedKey``s name in one Station, by key.
+@usableFromInline
 final class SharedKeys: Sendable {
   private let values = Lock<[String: any AnySharedRoot]>([:])
 
   /// The value `key` names; made from `initial`, or loaded, if no one named it yet.
+  @usableFromInline
   func value<Value>(for key: SharedKey<Value>, initial: Value) -> SharedValue<Value> {
     let (value, mismatch) = values.withLock { values -> (SharedValue<Value>, (any AnySharedRoot)?) in
       if let existing = values[key.id] {

@@ -12,7 +12,7 @@ final class StationSharing: Sendable {
   /// The Station's number.
   let station: UInt64
   /// The values that ``SharedKey``s name in this Station.
-  let keys = SharedKeys()
+  @usableFromInline let keys = SharedKeys()
   private let state = Lock(State())
 
   init(station: UInt64) {
