@@ -52,3 +52,63 @@ extension CasePath<Names.Row.Action, String> {
     }
   }
 }
+
+/// isowords' LeaderboardResults, generic over its time scope: its case paths are written once, as
+/// generic static functions, for every scope.
+private struct LeaderboardResults<TimeScope: Hashable & Sendable>: Dripper {
+  struct Failure: Error, Equatable {}
+  struct State: Equatable, Sendable {
+    var timeScope: TimeScope
+    var results: [String]?
+  }
+  enum Action: Equatable, Sendable {
+    case load
+    case resultsResponse(Result<[String], Failure>)
+  }
+  let fetch: @Sendable (TimeScope) async throws(Failure) -> [String]
+  var body: some DripperOf<Self> {
+    Drip { state, action in
+      switch action {
+      case .load:
+        return .run { [scope = state.timeScope] pour in
+          await pour(.resultsResponse(Result { () async throws(Failure) in try await fetch(scope) }))
+        }
+      case .resultsResponse(.success(let results)):
+        state.results = results
+        return .none
+      case .resultsResponse(.failure):
+        return .none
+      }
+    }
+  }
+}
+
+extension CasePath {
+  /// `LeaderboardResults<TimeScope>.Action.resultsResponse`, for every `TimeScope`.
+  fileprivate static func resultsResponse<TimeScope>() -> Self
+  where
+    Root == LeaderboardResults<TimeScope>.Action,
+    Value == Result<[String], LeaderboardResults<TimeScope>.Failure>
+  {
+    Self(Root.resultsResponse) { if case .resultsResponse(let response) = $0 { response } else { nil } }
+  }
+}
+
+extension PourByPathTests {
+  /// TCA's `receive(\.resultsResponse.success)` on a generic feature: one path for two scopes.
+  @Test func aGenericFeaturesPathIsWrittenOnceForEveryScope() async {
+    enum Period: Hashable, Sendable { case week, allTime }
+    let weekly = TestStation(initialState: LeaderboardResults<Period>.State(timeScope: .week)) {
+      LeaderboardResults<Period>(fetch: { _ in ["blob"] })
+    }
+    await weekly.pour(.load)
+    await weekly.receive(CasePath.resultsResponse().appending(.success), ["blob"]) { $0.results = ["blob"] }
+    let byGame = TestStation(initialState: LeaderboardResults<Int>.State(timeScope: 3)) {
+      LeaderboardResults<Int>(fetch: { _ in ["blob jr"] })
+    }
+    await byGame.pour(.load)
+    await byGame.receive(CasePath.resultsResponse().appending(.success), ["blob jr"]) {
+      $0.results = ["blob jr"]
+    }
+  }
+}
