@@ -23,7 +23,9 @@ extension StateHandler {
   @usableFromInline
   nonisolated func startSharing(_ initialState: State) {
     guard let sharing = dependencies.sharing else { return }
-    sharing.noteShared(in: initialState)
+    // With the Station's dependencies in force: a shared key resolved here (a file that cannot be
+    // read, a name with two types) reports to the Station, as a reduction's would.
+    DependencyValues.bind(dependencies) { sharing.noteShared(in: initialState) }
     // Strong, not weak: the cycle (handler, its dependencies, their sharing, this closure) lasts
     // exactly as long as the Station, whose release clears the closure (`releaseAll`). A weak
     // reference's side table is stored where LeakSanitizer cannot see a pointer to it, and was

@@ -201,4 +201,22 @@ extension SharedKeyTests {
     let again = Station(initialState: SettingsScreens.State(path: path)) { SettingsScreens() }
     #expect(await again.state.list == ListSettings(sort: "name", showDone: false))
   }
+
+  /// A file key whose file cannot be decoded starts at its initial value and says why, to the
+  /// Station that resolved it as it started: the user's file is not read over in silence.
+  @Test func aCorruptFileKeyIsReportedAsItsStationStarts() async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("shared-key-\(UUID())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("settings.json").path
+    try Data("not json".utf8).write(to: URL(fileURLWithPath: path))
+    await withExpectedFailure {
+      let station = TestStation(initialState: SettingsScreens.State(path: path)) { SettingsScreens() }
+      #expect(station.state.list == ListSettings())
+      await station.finish()
+    } matching: {
+      mentions("the shared key fileStorage(")($0) && mentions("started at its initial value")($0)
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("not json".utf8))
+  }
 }

@@ -221,7 +221,9 @@ extension Shared: Equatable where Value: Equatable {
   /// Whether both read equal values. In a test's comparison of a step's states, whether both are
   /// the same holder (the values are compared apart, each as its step left it).
   public static func == (lhs: Self, rhs: Self) -> Bool {
-    if let view = SharedView.active, view.comparesHolders, lhs.box.root === rhs.box.root,
+    // Resolved roots only: a key not resolved yet is compared by its value, never detached here.
+    if let view = SharedView.active, view.comparesHolders, let left = lhs.box.anchor.resolvedRoot,
+      let right = rhs.box.anchor.resolvedRoot, left === right,
       lhs.box.path == rhs.box.path
     {
       return true

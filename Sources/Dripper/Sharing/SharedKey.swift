@@ -196,6 +196,10 @@ final class SharedKeys: Sendable {
       values[key.id] = value
       return (value, nil)
     }
+    if mismatch == nil, let failure = value.loadFailure {
+      DependencyValues.reportCurrent(
+        Diagnostic(.other, "the shared key \(key) started at its initial value: \(failure)"))
+    }
     if let mismatch {
       DependencyValues.reportCurrent(
         Diagnostic(
