@@ -231,19 +231,27 @@ public final class PostgresKeyStore: KeyStore {
     binds.append(snapshotKeys)
     binds.append(snapshotSequences)
     binds.append(snapshotBytes)
-    // A named prepared statement: planned once a connection, not at every batch.
-    var accepted: Set<[UInt8]> = []
-    for try await key in try await client.execute(WriteStatement(binds: binds), logger: logger) {
-      accepted.insert(Array(buffer: key))
+    // In a transaction of its own: outside one, PostgreSQL answers a statement (its rows, its
+    // CommandComplete) before it commits it, at the protocol's Sync, and postgres-nio ends the
+    // rows at the answer. A server stopping, or a deferred check failing, between the two would
+    // undo writes already acknowledged. COMMIT answers once the commit is durable.
+    // The statement is a named prepared one: planned once a connection, not at every batch.
+    let statement = WriteStatement(binds: binds)
+    return try await client.withTransaction(logger: logger) { connection in
+      var accepted: Set<[UInt8]> = []
+      for try await key in try await connection.execute(statement, logger: logger) {
+        accepted.insert(Array(buffer: key))
+      }
+      return accepted
     }
-    return accepted
   }
 
   /// A one-line error of what the store could not do.
   static func journalError(_ error: any Error, doing what: String) -> JournalError {
     if let error = error as? JournalError { return error }
     if let transaction = error as? PostgresTransactionError,
-      let cause = transaction.closureError ?? transaction.beginError ?? transaction.rollbackError
+      let cause = transaction.closureError ?? transaction.beginError ?? transaction.commitError
+        ?? transaction.rollbackError
     {
       return journalError(cause, doing: what)
     }
