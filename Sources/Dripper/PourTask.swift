@@ -33,7 +33,7 @@ extension PourTaskHost {
 
 /// A handle on one pour: wait for it and everything it started, or cancel its effects.
 ///
-/// ``Station/pour(_:)`` returns one. Ignore it for fire-and-forget pours, or await it:
+/// ``Station/pour(_:)-(Action)`` returns one. Ignore it for fire-and-forget pours, or await it:
 ///
 /// ```swift
 /// await station.pour(.refresh).finish()   // reduced, and every effect it started has ended

@@ -4,7 +4,7 @@ public import Synchronization
 ///
 /// Every action poured into a ``Station`` reaches its `StateHandler`, which reduces one action at a
 /// time, synchronously: a reduction never suspends, so no reduction interleaves with another and
-/// there is no reentrancy to reason about. Actions poured with ``Station/pour(_:)`` wait in a
+/// there is no reentrancy to reason about. Actions poured with ``Station/pour(_:)-(Action)`` wait in a
 /// mailbox that the handler drains in batches; actions poured by effects are reduced as they
 /// arrive, after whatever the mailbox already holds.
 ///

@@ -7,7 +7,7 @@
 /// let count = await station.count                // or: await station.state.count
 /// ```
 ///
-/// The state lives in an actor (the Station's `StateHandler`) that reduces one action at a time. ``pour(_:)``
+/// The state lives in an actor (the Station's `StateHandler`) that reduces one action at a time. ``pour(_:)-(Action)``
 /// can be called from any thread or task without `await`; actions poured by one caller are reduced
 /// in the order poured. Releasing the last reference to a Station cancels its effects; actions its
 /// effects pour after that are dropped with a ``Diagnostic``.

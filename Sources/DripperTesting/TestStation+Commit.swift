@@ -20,7 +20,7 @@ extension TestStation where Action == Commit<State> {
   }
 
   /// Commits `mutation` and checks the state it leaves, exhaustively, as
-  /// ``pour(_:assert:fileID:filePath:line:column:)`` does for an action.
+  /// ``pour(_:assert:fileID:filePath:line:column:)-(Action,_,_,_,_,_)`` does for an action.
   ///
   /// ```swift
   /// await station.commit("increase", { $0.count += 1 }, assert: { $0.count = 1 })

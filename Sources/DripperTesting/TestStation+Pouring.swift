@@ -283,3 +283,22 @@ extension TestStation {
     lines.count { $0.hasPrefix("-") || $0.hasPrefix("+") }
   }
 }
+
+extension TestStation where Action: ViewAction {
+  /// Pours a view's action, `.view(action)`, and checks the state it leaves, as
+  /// ``pour(_:assert:fileID:filePath:line:column:)-(Action,_,_,_,_,_)`` does.
+  ///
+  /// ```swift
+  /// await station.pour(.loginButtonTapped) { $0.isLoggingIn = true }   // TCA: send(.view(.loginButtonTapped))
+  /// ```
+  @discardableResult
+  public nonisolated(nonsending) func pour(
+    _ action: Action.ViewAction,
+    assert expectation: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
+  ) async -> TestStationTask {
+    await pour(
+      .view(action), assert: expectation, fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+}

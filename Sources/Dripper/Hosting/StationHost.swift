@@ -259,7 +259,7 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
   // MARK: - Pouring
 
   /// Pours `action` into `key`'s Station, making it if the key is not resident: what
-  /// ``Station/pour(_:)`` is for one Station.
+  /// ``Station/pour(_:)-(Action)`` is for one Station.
   ///
   /// Never blocks and never suspends. Await the returned task for the reduction and every effect
   /// it started: for a key kept in a folder, its effects start once its entry is synced. A pour

@@ -1,6 +1,6 @@
 public import Synchronization
 
-/// What a Station's ``Mailbox`` holds: the actions poured with ``Station/pour(_:)``, waiting for
+/// What a Station's ``Mailbox`` holds: the actions poured with ``Station/pour(_:)-(Action)``, waiting for
 /// the `StateHandler`.
 ///
 /// A pure state machine kept in a `Lock` by the mailbox. Each pour is posted: it is appended to
