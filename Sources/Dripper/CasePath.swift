@@ -25,6 +25,14 @@
 /// The embedding is the case itself (`AppFeature.Action.counter` is a function from the payload);
 /// the extraction is a pattern match the compiler checks. Neither uses reflection, so both cost a
 /// function call.
+///
+/// A path through several cases is written as TCA's key path is, after `CasePath`: each name after
+/// the first is a case path declared on the case before it (see ``subscript(dynamicMember:)``).
+///
+/// ```swift
+/// await store.receive(CasePath.recordingMemo.presented.delegate.didFinish.success)   // TCA: \.recordingMemo.presented.delegate.didFinish.success
+/// ```
+@dynamicMemberLookup
 public struct CasePath<Root, Value>: Sendable {
   /// Wraps a value in the case.
   public let embed: @Sendable (Value) -> Root
@@ -51,6 +59,30 @@ public struct CasePath<Root, Value>: Sendable {
   public func appending<Next>(_ next: CasePath<Value, Next>) -> CasePath<Root, Next> {
     let (embed, extract) = (self.embed, self.extract)
     return CasePath<Root, Next>({ embed(next.embed($0)) }, extract: { extract($0).flatMap(next.extract) })
+  }
+
+  /// A case path through this case and then through the case path of the payload's type that
+  /// `next` names: `CasePath.memo.presented.didFinish` is
+  /// `CasePath.memo.appending(.presented).appending(.didFinish)`.
+  ///
+  /// ```swift
+  /// extension CasePath<VoiceMemos.Action, PresentationAction<RecordingMemo.Action>> {
+  ///   static var recordingMemo: Self { … }
+  /// }
+  /// extension CasePath<RecordingMemo.Action, RecordingMemo.Action.Delegate> {
+  ///   static var delegate: Self { … }
+  /// }
+  ///
+  /// CasePath.recordingMemo.presented.delegate   // a CasePath<VoiceMemos.Action, RecordingMemo.Action.Delegate>
+  /// ```
+  ///
+  /// A name is a static property of `CasePath`, declared by the feature or by Dripper (`.success`,
+  /// `.presented`, …); a case path made by a function (`.element(id:)`) is appended with
+  /// ``appending(_:)``, or with a subscript where one is offered (`[id: 2]`).
+  public subscript<Next>(
+    dynamicMember next: KeyPath<CasePath<Value, Next>.Type, CasePath<Value, Next>>
+  ) -> CasePath<Root, Next> {
+    appending(CasePath<Value, Next>.self[keyPath: next])
   }
 }
 

@@ -60,7 +60,7 @@ extension TestStation {
   /// `store.send(\.login.view.email, "x")`.
   ///
   /// ```swift
-  /// await station.pour(CasePath.rows.appending(.element(id: 1)).appending(.rename), "Milk") {
+  /// await station.pour(CasePath.rows[id: 1].rename, "Milk") {
   ///   $0.rows[id: 1]?.name = "Milk"
   /// }
   /// ```
@@ -148,7 +148,7 @@ extension TestStation {
   /// `receive(\.results[id: 2].favoriteResponse, true)`.
   ///
   /// ```swift
-  /// await station.receive(CasePath.rows[id: 2].appending(.favoriteResponse), true) {
+  /// await station.receive(CasePath.rows[id: 2].favoriteResponse, true) {
   ///   $0.rows[id: 2]?.isFavorite = true
   /// }
   /// ```

@@ -107,7 +107,7 @@ extension PourByPathTests {
       LeaderboardResults<Int>(fetch: { _ in ["blob jr"] })
     }
     await byGame.pour(.load)
-    await byGame.receive(CasePath.resultsResponse().appending(.success), ["blob jr"]) {
+    await byGame.receive(CasePath.resultsResponse().success, ["blob jr"]) {
       $0.results = ["blob jr"]
     }
   }

@@ -243,12 +243,12 @@ extension CasePath<SpeechRecognition.Action, SpeechAuthorizationStatus> {
     await store.receive(.speechRecognizerAuthorizationStatusResponse)
 
     recognitionTask.continuation.yield(firstResult)
-    await store.receive(CasePath.speech.appending(.success)) {
+    await store.receive(CasePath.speech.success) {
       $0.transcribedText = "Hello"
     }
 
     recognitionTask.continuation.yield(secondResult)
-    await store.receive(CasePath.speech.appending(.success)) {
+    await store.receive(CasePath.speech.success) {
       $0.transcribedText = "Hello world"
     }
 
@@ -277,7 +277,7 @@ extension CasePath<SpeechRecognition.Action, SpeechAuthorizationStatus> {
 
     recognitionTask.continuation.finish(
       throwing: SpeechRecognitionClient.Failure.couldntConfigureAudioSession)
-    await store.receive(CasePath.speech.appending(.failure)) {
+    await store.receive(CasePath.speech.failure) {
       $0.alert = AlertState { TextState("Problem with audio device. Please try again.") }
     }
   }
@@ -299,7 +299,7 @@ extension CasePath<SpeechRecognition.Action, SpeechAuthorizationStatus> {
     await store.receive(.speechRecognizerAuthorizationStatusResponse)
 
     recognitionTask.continuation.finish(throwing: SpeechRecognitionClient.Failure.couldntStartAudioEngine)
-    await store.receive(CasePath.speech.appending(.failure)) {
+    await store.receive(CasePath.speech.failure) {
       $0.alert = AlertState { TextState("Problem with audio device. Please try again.") }
     }
   }

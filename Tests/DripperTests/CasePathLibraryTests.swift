@@ -67,3 +67,51 @@ import Testing
     #expect(Self.path.appending(.popFrom()).extract(.path(.popFrom(id: 5))) == 5)
   }
 }
+
+/// A chain written as TCA's key path is: each name a case path declared on the case before it.
+extension CasePath<CasePathLibraryTests.Parent, PresentationAction<CasePathLibraryTests.Recording>> {
+  fileprivate static var recordingMemo: Self { Self(CasePathLibraryTests.Parent.recordingMemo) }
+}
+extension CasePath<CasePathLibraryTests.Parent, IdentifiedAction<Int, CasePathLibraryTests.Memo>> {
+  fileprivate static var rows: Self { Self(CasePathLibraryTests.Parent.rows) }
+}
+extension CasePath<CasePathLibraryTests.Recording, CasePathLibraryTests.Memo> {
+  fileprivate static var delegate: Self { Self(CasePathLibraryTests.Recording.delegate) }
+}
+extension CasePath<CasePathLibraryTests.Memo, Result<Int, CasePathLibraryTests.Failure>> {
+  fileprivate static var didFinish: Self { Self(CasePathLibraryTests.Memo.didFinish) }
+}
+
+@Suite struct CasePathChainTests {
+  typealias Parent = CasePathLibraryTests.Parent
+
+  /// `CasePath.recordingMemo.presented.delegate.didFinish.success`: TCA's
+  /// `\.recordingMemo.presented.delegate.didFinish.success` after `CasePath`, through the library's
+  /// `.presented` and `.success` and the feature's own paths, the same path `appending` makes.
+  @Test func aChainOfNamesIsThePathAppendingMakes() {
+    let chained = CasePath.recordingMemo.presented.delegate.didFinish.success
+    let appended = CasePath.recordingMemo.appending(.presented).appending(.delegate).appending(.didFinish)
+      .appending(.success)
+    for action: Parent in [
+      .recordingMemo(.presented(.delegate(.didFinish(.success(3))))),
+      .recordingMemo(.presented(.delegate(.didFinish(.failure(.init()))))),
+      .recordingMemo(.dismiss), .rows(.element(id: 1, action: .didFinish(.success(3)))),
+    ] {
+      #expect(chained.extract(action) == appended.extract(action))
+    }
+    #expect(chained.extract(.recordingMemo(.presented(.delegate(.didFinish(.success(3)))))) == 3)
+    guard case .recordingMemo(.presented(.delegate(.didFinish(.success(7))))) = chained.embed(7) else {
+      Issue.record("embedded in the wrong case")
+      return
+    }
+    #expect(CasePath.recordingMemo.dismiss.matches(.recordingMemo(.dismiss)))
+  }
+
+  /// A subscript in the chain, TCA's `\.rows[id: 2].didFinish.failure`.
+  @Test func aChainGoesThroughAnElementByID() {
+    let failure = CasePath.rows[id: 2].didFinish.failure
+    #expect(failure.extract(.rows(.element(id: 2, action: .didFinish(.failure(.init()))))) == .init())
+    #expect(failure.extract(.rows(.element(id: 1, action: .didFinish(.failure(.init()))))) == nil)
+    #expect(failure.extract(.rows(.element(id: 2, action: .didFinish(.success(1))))) == nil)
+  }
+}
