@@ -11,6 +11,11 @@ struct TriviaClient: Sendable {
   var save: @Sendable (Int) async throws -> Void = unimplemented("TriviaClient.save")
   var count: @Sendable () -> Int = unimplemented("TriviaClient.count", placeholder: 0)
   var reset: @Sendable () async throws -> Void = unimplemented("TriviaClient.reset")
+  var search: @Sendable (_ query: String, _ limit: Int) async throws -> [String] = unimplemented(
+    "TriviaClient.search")
+
+  /// TCA's labelled call, which its macro writes: a line a labelled endpoint.
+  func search(query: String, limit: Int) async throws -> [String] { try await search(query, limit) }
 }
 
 /// The key knows only its test value here; the live value is declared where the app links it.
@@ -50,6 +55,13 @@ private struct Fact: Dripper {
 }
 
 @Suite struct DependencyClientTests {
+  /// A labelled endpoint is called with its labels, as TCA's macro makes it, and overridden as a
+  /// closure.
+  @Test func aLabelledEndpointIsCalledWithItsLabels() async throws {
+    let client = TriviaClient(search: { query, limit in Array(repeating: query, count: limit) })
+    #expect(try await client.search(query: "blob", limit: 2) == ["blob", "blob"])
+  }
+
   @Test func anOverriddenEndpointAnswers() async {
     let station = TestStation(initialState: Fact.State()) {
       Fact()

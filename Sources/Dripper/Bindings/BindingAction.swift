@@ -182,20 +182,23 @@ extension BindingAction: DumpsAsDescription {}
 /// }
 /// ```
 ///
-/// The case itself is `binding(_:)`; ``binding``, which TCA's macro writes, is a three-line
-/// property:
+/// The case itself is `binding(_:)`; ``binding``, which TCA's macro writes, is a line:
+///
+/// ```swift
+/// var binding: BindingAction<State>? { if case .binding(let action) = self { action } else { nil } }
+/// ```
+///
+/// For bindings that hold objects (see ``BindingAction``), write it as a `switch` instead: the
+/// compiler lends the `BindingDripper` the action's payload then, while `if case` copies it, a
+/// retain and a release more. When every binding was an object, a binding pour cost 2.2-2.4x a
+/// plain one with `if case` and 1.8-2.0x with the `switch`, in
+/// `swift run -c release dripper-bench --filter composition`:
 ///
 /// ```swift
 /// var binding: BindingAction<State>? {
 ///   switch self { case .binding(let action): action; default: nil }
 /// }
 /// ```
-///
-/// Write it as a `switch`: the compiler lends the `BindingDripper` the action's payload then,
-/// while the `if case .binding(let action) = self` form copies it. For a binding that holds an
-/// object (see ``BindingAction``) the copy is a retain and a release more: when every binding
-/// was an object, a binding pour cost 2.2-2.4x a plain one with `if case` and 1.8-2.0x with the
-/// `switch`, in `swift run -c release dripper-bench --filter composition`.
 public protocol BindableAction: Sendable {
   /// The state the bindings set.
   associatedtype State
