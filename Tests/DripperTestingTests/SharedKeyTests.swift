@@ -112,6 +112,20 @@ private struct Tabs: Dripper {
     #expect(await station.state.profile.stats.count == 8)
   }
 
+  /// Before its Station, writes from several threads at once are each kept: a write changes the
+  /// value it read, or reads it again.
+  @Test func writesBeforeItsStationFromManyThreadsAreEachKept() async {
+    let state = Tabs.State()
+    await withTaskGroup(of: Void.self) { group in
+      for _ in 0..<4 {
+        group.addTask {
+          for _ in 0..<5_000 { state.counter.$stats.withLock { $0.count += 1 } }
+        }
+      }
+    }
+    #expect(state.counter.stats.count == 20_000)
+  }
+
   /// A keyed value's changes, and a part's: the current value, then each change.
   @Test func aKeysChangesAreAStream() async {
     let station = Station(initialState: Tabs.State()) { Tabs() }

@@ -34,7 +34,8 @@ public import Synchronization
 /// A key is resolved where it is first used: state made by a reduction or an effect resolves it
 /// in that Station; state made before its Station (`Station(initialState: App.State())`) holds the
 /// key and its initial value, and is resolved as the Station starts. Until then, reads read the
-/// initial value and writes change it.
+/// initial value and writes change it; of writes from several threads at once, each is kept (a
+/// `withLock` closure whose value another thread changed meanwhile runs again, on that value).
 ///
 /// The same name with two value types is two mistakes in one: the second is reported as a
 /// ``Diagnostic`` and holds a value of its own.
@@ -170,10 +171,21 @@ final class SharedKeyReference<Value: Equatable & Sendable>: KeyedSharedRoot {
   @usableFromInline
   func modify(in view: SharedView?, _ body: (inout Value) -> Void) {
     if let source = source(in: StationSharing.current) { return Shared.modify(source, in: view, body) }
-    // Outside any Station: the initial value changes, the body run outside the lock.
-    var value = pending.withLock { $0 }
-    body(&value)
-    pending.withLock { $0 = value }
+    // Outside any Station: the initial value changes, the body run outside the lock (it may read
+    // this value). The change is kept only if no other thread wrote in between; else it is made
+    // again, on what that thread wrote.
+    var value: Value
+    while true {
+      let before = pending.withLock { $0 }
+      value = before
+      body(&value)
+      let kept = pending.withLock { current -> Bool in
+        guard current == before else { return false }
+        current = value
+        return true
+      }
+      if kept { break }
+    }
     // Resolved meanwhile, on another thread: the change goes to the value too.
     if let source = resolvedSource.load() { Shared.modify(source, in: view) { $0 = value } }
   }
