@@ -126,6 +126,23 @@ private struct Tabs: Dripper {
     #expect(state.counter.stats.count == 20_000)
   }
 
+  /// The changes of a key held before its Station, asked for before it starts: the initial
+  /// value's writes, then the Station's value's changes. Asking does not give the holder a value
+  /// of its own: the two tabs still share one.
+  @Test func changesAskedBeforeItsStationFollowTheStationsValue() async {
+    let state = Tabs.State()
+    var changes = state.counter.$stats.changes().makeAsyncIterator()
+    #expect(await changes.next()?.count == 0)
+    state.counter.$stats.withLock { $0.count = 3 }
+    #expect(await changes.next()?.count == 3)
+    let station = Station(initialState: state) { Tabs() }
+    await station.pour(.counter(.increment)).finish()
+    #expect(await station.state.profile.stats.count == 4, "the holder that was asked kept a value of its own")
+    var next = await changes.next()
+    if next?.count == 3 { next = await changes.next() }
+    #expect(next?.count == 4)
+  }
+
   /// A keyed value's changes, and a part's: the current value, then each change.
   @Test func aKeysChangesAreAStream() async {
     let station = Station(initialState: Tabs.State()) { Tabs() }

@@ -197,12 +197,28 @@ extension Shared where Value: Equatable {
   ///
   /// The stream of a whole value ends when the value is released; of a part (`$syncUp.title`),
   /// which holds the value, when the reading task is cancelled. A change that leaves the part as it
-  /// was is not told.
+  /// was is not told. A key held by state made before its Station, asked outside any Station, is
+  /// followed as it is: its initial value's writes, then, once the Station resolves the key, the
+  /// changes of the Station's value.
   public func changes() -> AsyncStream<Value> {
-    let root = box.root
-    if box.path.steps.isEmpty, let source = root as? SharedValue<Value> { return source.changes() }
+    // A key not resolved yet, outside any Station, is followed until a Station resolves it, never
+    // resolved here to a value of its own.
+    let pendingSignals: AsyncStream<Void>? =
+      if StationSharing.current == nil, case .key(let anchor) = box.anchor, anchor.resolved.load() == nil {
+        anchor.reference.pendingChangeSignals()
+      } else {
+        nil
+      }
+    let signals: AsyncStream<Void>
+    if let pendingSignals {
+      signals = pendingSignals
+    } else {
+      let root = box.root
+      if box.path.steps.isEmpty, let source = root as? SharedValue<Value> { return source.changes() }
+      signals = root.changeSignals()
+    }
     let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(1))
-    let (signals, read) = (root.changeSignals(), box.read)
+    let read = box.read
     let task = Task {
       var last: Value?
       for await _ in signals {

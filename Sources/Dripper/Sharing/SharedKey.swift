@@ -128,6 +128,9 @@ protocol KeyedSharedRoot: AnyObject, Sendable {
   func resolve(in sharing: StationSharing?) -> any AnySharedRoot
   /// The value, once resolved.
   var resolved: (any AnySharedRoot)? { get }
+  /// Before the key is resolved: a signal now, at each write of the initial value, and, once a
+  /// Station resolves the key, at each change of its value, ending with it. `nil` once resolved.
+  func pendingChangeSignals() -> AsyncStream<Void>?
 }
 
 /// A ``Shared``'s key and initial value, resolved to the ``SharedValue`` the key names in the
@@ -139,6 +142,9 @@ final class SharedKeyReference<Value: Equatable & Sendable>: KeyedSharedRoot {
   private let pending: Lock<Value>
   /// The value the key names, once resolved: a load, on every read and write after.
   @usableFromInline let resolvedSource = AtomicLazyReference<SharedValue<Value>>()
+  /// The streams of changes made before the key was resolved, by number; `nil` once handed to the
+  /// value the key resolved to.
+  private let waiting = Lock<(streams: [Int: AsyncStream<Void>.Continuation], next: Int)?>(([:], 0))
 
   @usableFromInline
   init(key: SharedKey<Value>, initial: Value) {
@@ -146,9 +152,59 @@ final class SharedKeyReference<Value: Equatable & Sendable>: KeyedSharedRoot {
     pending = Lock(initial)
   }
 
+  deinit {
+    // Never resolved: the streams end with the value.
+    for continuation in waiting.withLock({ $0?.streams.values.map { $0 } ?? [] }) { continuation.finish() }
+  }
+
   @usableFromInline
   func resolve(in sharing: StationSharing?) -> any AnySharedRoot {
-    source(in: sharing) ?? resolvedSource.storeIfNil(SharedValue(pending.withLock { $0 }))
+    if let source = source(in: sharing) { return source }
+    return resolved(to: SharedValue(pending.withLock { $0 }))
+  }
+
+  /// Resolves the key to `candidate` unless it was resolved first; hands the streams waiting for it
+  /// to the value.
+  private func resolved(to candidate: SharedValue<Value>) -> SharedValue<Value> {
+    let source = resolvedSource.storeIfNil(candidate)
+    let streams = waiting.withLock { waiting -> [AsyncStream<Void>.Continuation] in
+      defer { waiting = nil }
+      return waiting.map { Array($0.streams.values) } ?? []
+    }
+    for continuation in streams { Self.forward(source, to: continuation) }
+    return source
+  }
+
+  /// Signals `continuation` at each change of `source`, and ends it with `source`'s.
+  private static func forward(_ source: SharedValue<Value>, to continuation: AsyncStream<Void>.Continuation) {
+    let signals = source.changeSignals()
+    let task = Task {
+      for await _ in signals { continuation.yield() }
+      continuation.finish()
+    }
+    continuation.onTermination = { _ in task.cancel() }
+  }
+
+  @usableFromInline
+  func pendingChangeSignals() -> AsyncStream<Void>? {
+    guard resolvedSource.load() == nil else { return nil }
+    let (signals, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    continuation.yield()
+    let number = waiting.withLock { waiting -> Int? in
+      guard waiting != nil else { return nil }
+      waiting!.next += 1
+      waiting!.streams[waiting!.next] = continuation
+      return waiting!.next
+    }
+    if let number {
+      continuation.onTermination = { [weak self] _ in
+        _ = self?.waiting.withLock { $0?.streams.removeValue(forKey: number) }
+      }
+    } else if let source = resolvedSource.load() {
+      // Resolved meanwhile: the stream follows the value.
+      Self.forward(source, to: continuation)
+    }
+    return signals
   }
 
   @usableFromInline
@@ -159,7 +215,7 @@ final class SharedKeyReference<Value: Equatable & Sendable>: KeyedSharedRoot {
     if let source = resolvedSource.load() { return source }
     guard let sharing else { return nil }
     // Looked up outside the pending value's lock: the registry's lock is taken alone.
-    return resolvedSource.storeIfNil(sharing.keys.value(for: key, initial: pending.withLock { $0 }))
+    return resolved(to: sharing.keys.value(for: key, initial: pending.withLock { $0 }))
   }
 
   @usableFromInline
@@ -186,6 +242,7 @@ final class SharedKeyReference<Value: Equatable & Sendable>: KeyedSharedRoot {
       }
       if kept { break }
     }
+    for continuation in waiting.withLock({ $0?.streams.values.map { $0 } ?? [] }) { continuation.yield() }
     // Resolved meanwhile, on another thread: the change goes to the value too.
     if let source = resolvedSource.load() { Shared.modify(source, in: view) { $0 = value } }
   }
