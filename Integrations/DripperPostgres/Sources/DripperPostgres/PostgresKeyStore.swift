@@ -38,14 +38,15 @@ public final class PostgresKeyStore: KeyStore {
   public let maximumEntries: Int
   /// How long a claim or a write may take before it fails (its key is then read again).
   public let timeout: Duration
-  private let batcher: WriteBatcher
+  private let writes: Batcher<KeyWrite, JournalError?>
+  private let claims: Batcher<Claim, Result<StoredKey, JournalError>>
 
   /// A store on `client`, which the caller runs (`client.run()`).
   ///
   /// - Parameters:
   ///   - client: The connection pool.
-  ///   - maximumBatch: The most writes one transaction holds.
-  ///   - concurrentWrites: How many transactions of writes run at once.
+  ///   - maximumBatch: The most writes, or claims, one transaction holds.
+  ///   - concurrentWrites: How many transactions of writes run at once, and of claims.
   ///   - maximumEntries: The most entries a claim reads of one key.
   ///   - timeout: How long a claim or a write may take before it fails: a write whose
   ///     connection was lost without an answer (the server restarted) fails then, and its key is
@@ -61,7 +62,8 @@ public final class PostgresKeyStore: KeyStore {
     self.logger = logger
     self.maximumEntries = maximumEntries
     self.timeout = timeout
-    batcher = WriteBatcher(maximumBatch: max(1, maximumBatch), concurrentWrites: max(1, concurrentWrites))
+    writes = Batcher(maximumBatch: maximumBatch, concurrent: concurrentWrites)
+    claims = Batcher(maximumBatch: maximumBatch, concurrent: concurrentWrites)
   }
 
   /// Creates the store's tables if they are missing, or checks that they are of this version.
@@ -74,48 +76,96 @@ public final class PostgresKeyStore: KeyStore {
 
   /// Claims `key` for `owner`: its epoch goes up by one, in the same transaction that reads its
   /// snapshot and the entries after it, so no write of an earlier claim lands after the read.
+  /// Claims arriving together are made in one transaction (a burst of new keys has many).
   public func claim(_ key: String, owner: String) async throws(JournalError) -> StoredKey {
-    let name = ByteBuffer(string: key)
+    try await claims.submit(Claim(key: key, owner: owner), key: key) { [self] in await claim($0) }.get()
+  }
+
+  /// A claim waiting for its batch.
+  struct Claim: Sendable {
+    let key: String
+    let owner: String
+  }
+
+  /// Makes a batch of claims in one transaction. The keys' rows are locked first, in the keys'
+  /// order, so that two batches never deadlock and no write lands after the read; then their
+  /// snapshots and entries are read, and the epochs raised of the keys within the limit. A key
+  /// with more entries fails, its epoch unchanged.
+  private func claim(_ batch: [Claim]) async -> [Result<StoredKey, JournalError>] {
     let (limit, client, logger) = (maximumEntries, self.client, self.logger)
     do {
-      return try await Deadline.run(within: timeout) {
-        try await Self.claim(key, name: name, owner: owner, limit: limit, client: client, logger: logger)
+      let found = try await Deadline.run(within: timeout) {
+        try await Self.claim(batch, limit: limit, client: client, logger: logger)
+      }
+      return batch.map { claim in
+        guard let stored = found[Array(claim.key.utf8)] else { return .success(StoredKey(epoch: 1)) }
+        guard stored.entries.count <= limit else {
+          return .failure(
+            JournalError(
+              "key \(claim.key): more than \(limit) entries since its snapshot; a claim reads no more"))
+        }
+        return .success(stored)
       }
     } catch {
-      throw Self.journalError(error, doing: "claim key \(key)")
+      let what = batch.count == 1 ? "claim key \(batch[0].key)" : "claim \(batch.count) keys"
+      let failure = Self.journalError(error, doing: what)
+      return batch.map { _ in .failure(failure) }
     }
   }
 
+  /// What the keys of `batch` that exist hold, by their bytes: claimed, or, with more than
+  /// `limit` entries, read and left as they were.
   private static func claim(
-    _ key: String, name: ByteBuffer, owner: String, limit: Int, client: PostgresClient, logger: Logger
-  ) async throws -> StoredKey {
-    try await client.withTransaction(logger: logger) { connection in
-      let claimed = try await connection.query(
-        "UPDATE dripper_keys SET epoch = epoch + 1, owner = \(owner) WHERE key = \(name) RETURNING epoch, reminder",
-        logger: logger
-      ).decode((Int64, Double?).self).first { _ in true }
-      guard let (epoch, reminder) = claimed else { return StoredKey(epoch: 1) }
-      var stored = StoredKey(epoch: UInt64(epoch), reminder: reminder.map(Date.init(timeIntervalSince1970:)))
-      let snapshot = try await connection.query(
-        "SELECT sequence, bytes FROM dripper_snapshots WHERE key = \(name)", logger: logger
-      ).decode((Int64, ByteBuffer).self).first { _ in true }
-      if let (sequence, bytes) = snapshot {
-        stored.snapshot = StoredSnapshot(sequence: UInt64(sequence), bytes: Array(buffer: bytes))
+    _ batch: [Claim], limit: Int, client: PostgresClient, logger: Logger
+  ) async throws -> [[UInt8]: StoredKey] {
+    let names = batch.map { ByteBuffer(string: $0.key) }
+    let owners = Dictionary(batch.map { (Array($0.key.utf8), $0.owner) }) { first, _ in first }
+    return try await client.withTransaction(logger: logger) { connection in
+      var found: [[UInt8]: StoredKey] = [:]
+      let locked = try await connection.query(
+        "SELECT key FROM dripper_keys WHERE key = ANY(\(names)) ORDER BY key FOR UPDATE", logger: logger)
+      for try await key in locked.decode(ByteBuffer.self) { found[Array(buffer: key)] = StoredKey(epoch: 0) }
+      guard !found.isEmpty else { return found }
+      let keys = found.keys.map { ByteBuffer(bytes: $0) }
+      let snapshots = try await connection.query(
+        "SELECT key, sequence, bytes FROM dripper_snapshots WHERE key = ANY(\(keys))", logger: logger)
+      for try await (key, sequence, bytes) in snapshots.decode((ByteBuffer, Int64, ByteBuffer).self) {
+        found[Array(buffer: key)]?.snapshot = StoredSnapshot(
+          sequence: UInt64(sequence), bytes: Array(buffer: bytes))
       }
-      let after = Int64(stored.snapshot?.sequence ?? 0)
-      let rows = try await connection.query(
+      let afters = keys.map { Int64(found[Array(buffer: $0)]?.snapshot?.sequence ?? 0) }
+      let entries = try await connection.query(
         """
-        SELECT sequence, schema, bytes FROM dripper_entries WHERE key = \(name) AND sequence > \(after)
-        ORDER BY sequence LIMIT \(limit + 1)
+        SELECT c.key, e.sequence, e.schema, e.bytes
+        FROM unnest(\(keys)::bytea[], \(afters)::bigint[]) AS c(key, after)
+        CROSS JOIN LATERAL (
+          SELECT sequence, schema, bytes FROM dripper_entries d
+          WHERE d.key = c.key AND d.sequence > c.after ORDER BY d.sequence LIMIT \(Int64(limit + 1))
+        ) e
         """, logger: logger)
-      for try await (sequence, schema, bytes) in rows.decode((Int64, Int32, ByteBuffer).self) {
-        stored.entries.append(
+      for try await (key, sequence, schema, bytes) in entries.decode(
+        (ByteBuffer, Int64, Int32, ByteBuffer).self)
+      {
+        found[Array(buffer: key)]?.entries.append(
           StoredEntry(sequence: UInt64(sequence), schema: Int(schema), bytes: Array(buffer: bytes)))
       }
-      guard stored.entries.count <= limit else {
-        throw JournalError("key \(key): more than \(limit) entries since its snapshot; a claim reads no more")
+      let within = found.filter { $0.value.entries.count <= limit }.keys
+      guard !within.isEmpty else { return found }
+      let claimed = try await connection.query(
+        """
+        UPDATE dripper_keys k SET epoch = k.epoch + 1, owner = c.owner
+        FROM unnest(\(within.map { ByteBuffer(bytes: $0) })::bytea[], \(within.map { owners[$0] ?? "" })::text[])
+          AS c(key, owner)
+        WHERE k.key = c.key
+        RETURNING k.key, k.epoch, k.reminder
+        """, logger: logger)
+      for try await (key, epoch, reminder) in claimed.decode((ByteBuffer, Int64, Double?).self) {
+        let bytes = Array(buffer: key)
+        found[bytes]?.epoch = UInt64(epoch)
+        found[bytes]?.reminder = reminder.map(Date.init(timeIntervalSince1970:))
       }
-      return stored
+      for key in found.keys { found[key]?.entries.sort { $0.sequence < $1.sequence } }
+      return found
     }
   }
 
@@ -133,11 +183,14 @@ public final class PostgresKeyStore: KeyStore {
   /// Writes `writes` with the others waiting (see ``PostgresKeyStore``), each once it has
   /// committed or been refused.
   public func write(_ writes: [KeyWrite]) async -> [JournalError?] {
+    let run: @Sendable ([KeyWrite]) async -> [JournalError?] = { [self] in await commit($0) }
     // A key's log writes one at a time: no task for it.
-    if writes.count == 1, let write = writes.first { return [await batcher.submit(write, to: self)] }
+    if writes.count == 1, let write = writes.first {
+      return [await self.writes.submit(write, key: write.key, run: run)]
+    }
     return await withTaskGroup(of: (Int, JournalError?).self) { group in
       for (offset, write) in writes.enumerated() {
-        group.addTask { (offset, await self.batcher.submit(write, to: self)) }
+        group.addTask { (offset, await self.writes.submit(write, key: write.key, run: run)) }
       }
       var results = [JournalError?](repeating: nil, count: writes.count)
       for await (offset, error) in group { results[offset] = error }
@@ -178,9 +231,27 @@ public final class PostgresKeyStore: KeyStore {
     }
   }
 
+  /// Commits a batch of writes: one answer each, `nil` for a write that committed.
+  private func commit(_ batch: [KeyWrite]) async -> [JournalError?] {
+    do {
+      let accepted = try await Deadline.run(within: timeout) { try await self.commitAll(batch) }
+      return batch.map { write in
+        accepted.contains(Array(write.key.utf8))
+          ? nil
+          : JournalError.heldElsewhere(
+            key: write.key,
+            "a write at epoch \(write.epoch) after entry \(write.entries.first.map { $0.sequence - 1 } ?? 0) was refused"
+          )
+      }
+    } catch {
+      let failure = Self.journalError(error, doing: "write \(batch.count) keys")
+      return batch.map { _ in failure }
+    }
+  }
+
   /// Writes a batch in one statement: the keys whose epoch and last entry match are advanced, and
   /// only their entries, snapshots and reminders are kept. Returns the keys accepted.
-  func commit(_ batch: [KeyWrite]) async throws -> Set<[UInt8]> {
+  private func commitAll(_ batch: [KeyWrite]) async throws -> Set<[UInt8]> {
     var keys: [ByteBuffer] = []
     var epochs: [Int64] = []
     var afters: [Int64] = []
@@ -272,86 +343,6 @@ struct WriteStatement: PostgresPreparedStatement {
 
   func makeBindings() -> PostgresBindings { binds }
   func decodeRow(_ row: PostgresRow) throws -> ByteBuffer { try row.decode(ByteBuffer.self) }
-}
-
-/// Gathers the writes that arrive while others commit, to commit them together.
-final class WriteBatcher: Sendable {
-  private struct Waiting {
-    let write: KeyWrite
-    let continuation: CheckedContinuation<JournalError?, Never>
-  }
-
-  private struct State {
-    var waiting: [Waiting] = []
-    var running = 0
-  }
-
-  private let state = Mutex(State())
-  let maximumBatch: Int
-  let concurrentWrites: Int
-
-  init(maximumBatch: Int, concurrentWrites: Int) {
-    self.maximumBatch = maximumBatch
-    self.concurrentWrites = concurrentWrites
-  }
-
-  func submit(_ write: KeyWrite, to store: PostgresKeyStore) async -> JournalError? {
-    await withCheckedContinuation { continuation in
-      let start = state.withLock { state -> Bool in
-        state.waiting.append(Waiting(write: write, continuation: continuation))
-        guard state.running < concurrentWrites else { return false }
-        state.running += 1
-        return true
-      }
-      if start { Task { await self.drain(into: store) } }
-    }
-  }
-
-  /// Commits what waits, batch after batch, until nothing does.
-  private func drain(into store: PostgresKeyStore) async {
-    while let batch = takeBatch() {
-      let results: [JournalError?]
-      do {
-        let writes = batch.map(\.write)
-        let accepted = try await Deadline.run(within: store.timeout) { try await store.commit(writes) }
-        results = batch.map { waiting in
-          accepted.contains(Array(waiting.write.key.utf8))
-            ? nil
-            : JournalError.heldElsewhere(
-              key: waiting.write.key,
-              "a write at epoch \(waiting.write.epoch) after entry \(waiting.write.entries.first.map { $0.sequence - 1 } ?? 0) was refused"
-            )
-        }
-      } catch {
-        let failure = PostgresKeyStore.journalError(error, doing: "write \(batch.count) keys")
-        results = batch.map { _ in failure }
-      }
-      for (waiting, result) in zip(batch, results) { waiting.continuation.resume(returning: result) }
-    }
-  }
-
-  /// The next batch: up to the maximum, one write a key (a key's next write waits for the next
-  /// batch, after this one has committed); `nil`, and one runner fewer, when nothing waits.
-  private func takeBatch() -> [Waiting]? {
-    state.withLock { state in
-      guard !state.waiting.isEmpty else {
-        state.running -= 1
-        return nil
-      }
-      var batch: [Waiting] = []
-      var rest: [Waiting] = []
-      var keys: Set<String> = []
-      for waiting in state.waiting {
-        if batch.count < maximumBatch, keys.insert(waiting.write.key).inserted {
-          batch.append(waiting)
-        } else {
-          rest.append(waiting)
-        }
-      }
-      state.waiting = rest
-      return batch
-    }
-  }
 }
 
 /// Runs an operation that may never answer (a query on a connection lost without a word) with a

@@ -120,6 +120,19 @@ let storeAlone =
   } / Double(single)
 row("store alone: a write of one entry", againstFloors(storeAlone))
 
+// The store alone: claims of new keys, all at once, as a burst of new keys makes them.
+let claims =
+  try await time {
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for key in 0..<keyCount {
+        group.addTask { _ = try await store.claim("claim-\(tag)-\(key)", owner: "bench") }
+      }
+      try await group.waitForAll()
+    }
+  }
+row(
+  "store alone: \(keyCount) claims of new keys at once", String(format: "%7.0f/s", Double(keyCount) / claims))
+
 /// Rows of `host`, named `name`: `single` pours into one key, then `perKey` pours into each of
 /// `keyCount` keys at once, twice: new keys (each key's activation, its claim, included, as a
 /// burst of new keys has it), then the same keys again, resident (the writes alone, grouped).

@@ -121,6 +121,62 @@ import Testing
     }
   }
 
+  /// Claims arriving together are made in one transaction, each as if alone: an existing key
+  /// comes back with its snapshot and the entries after it, in order, at the next epoch; a new
+  /// key at epoch 1, unwritten.
+  @Test func claimsArrivingTogetherAreEachRight() async throws {
+    try await TestDatabase.withStore { store, _ in
+      let tag = "claims-\(UInt32.random(in: .min ... .max))"
+      func entry(_ n: UInt64) -> StoredEntry {
+        StoredEntry(sequence: n, schema: 1, bytes: Array("e\(n)".utf8))
+      }
+      for key in 0..<20 {
+        let name = "\(tag)-\(key)"
+        let claimed = try await store.claim(name, owner: "a")
+        let entries = (1...UInt64(key % 4 + 1)).map(entry)
+        #expect(await store.write([KeyWrite(key: name, epoch: claimed.epoch, entries: entries)]) == [nil])
+        if key.isMultiple(of: 3) {
+          let snapshot = StoredSnapshot(sequence: 1, bytes: Array("s\(key)".utf8))
+          #expect(await store.write([KeyWrite(key: name, epoch: claimed.epoch, snapshot: snapshot)]) == [nil])
+        }
+      }
+      let claims = try await withThrowingTaskGroup(of: (Int, StoredKey).self) { group in
+        for key in 0..<40 { group.addTask { (key, try await store.claim("\(tag)-\(key)", owner: "b")) } }
+        return try await group.reduce(into: [Int: StoredKey]()) { $0[$1.0] = $1.1 }
+      }
+      for key in 0..<20 {
+        let claimed = try #require(claims[key])
+        let written = UInt64(key % 4 + 1)
+        let after: UInt64 = key.isMultiple(of: 3) ? 1 : 0
+        #expect(claimed.epoch == 2, "key \(key)")
+        #expect(
+          claimed.snapshot?.bytes == (key.isMultiple(of: 3) ? Array("s\(key)".utf8) : nil), "key \(key)")
+        #expect(claimed.entries.map(\.sequence) == Array((after + 1)..<(written + 1)), "key \(key)")
+      }
+      for key in 20..<40 {
+        #expect(claims[key] == StoredKey(epoch: 1), "key \(key)")
+        #expect(try await !store.exists("\(tag)-\(key)"), "a claim of a new key wrote it")
+      }
+    }
+  }
+
+  /// A key with more entries since its snapshot than a claim reads is refused with one line, and
+  /// left as it was: its epoch is not raised.
+  @Test func aKeyWithTooManyEntriesIsRefusedUnchanged() async throws {
+    try await TestDatabase.withStore { store, client in
+      let key = "long-\(UInt32.random(in: .min ... .max))"
+      let claimed = try await store.claim(key, owner: "a")
+      let entries = (1...5).map { StoredEntry(sequence: $0, schema: 1, bytes: [0x31]) }
+      #expect(await store.write([KeyWrite(key: key, epoch: claimed.epoch, entries: entries)]) == [nil])
+      let short = PostgresKeyStore(client: client, maximumEntries: 3)
+      let refusal = await #expect(throws: JournalError.self) { try await short.claim(key, owner: "b") }
+      #expect(refusal?.message.contains("more than 3 entries") == true, "\(String(describing: refusal))")
+      #expect(
+        try await store.claim(key, owner: "c").epoch == claimed.epoch + 1,
+        "the refused claim raised the epoch")
+    }
+  }
+
   /// A write is acknowledged once its transaction has committed, not when its statement has run.
   /// PostgreSQL commits a statement outside a transaction only after it has answered (at the
   /// protocol's Sync): a server stopped between the two, or a deferred check refusing the commit,
