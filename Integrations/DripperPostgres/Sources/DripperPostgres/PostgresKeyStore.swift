@@ -231,6 +231,9 @@ public final class PostgresKeyStore: KeyStore {
     }
   }
 
+  /// The largest batch of writes run with the statement's generic plan (see ``commitAll(_:)``).
+  static let genericPlanBatch = 16
+
   /// Commits a batch of writes: one answer each, `nil` for a write that committed.
   private func commit(_ batch: [KeyWrite]) async -> [JournalError?] {
     do {
@@ -306,9 +309,17 @@ public final class PostgresKeyStore: KeyStore {
     // CommandComplete) before it commits it, at the protocol's Sync, and postgres-nio ends the
     // rows at the answer. A server stopping, or a deferred check failing, between the two would
     // undo writes already acknowledged. COMMIT answers once the commit is durable.
-    // The statement is a named prepared one: planned once a connection, not at every batch.
+    // The statement is a named prepared one. Left to choose, PostgreSQL plans it afresh at every
+    // execution (its custom plans look cheaper than the generic one): for a write of one key,
+    // planning took 0.4-0.8 ms and running it 0.15 ms. A small batch uses the generic plan; a
+    // large one, whose planning is shared by its keys, is planned for its size. `SET LOCAL` ends
+    // with the transaction, so the connection's other users are not affected.
     let statement = WriteStatement(binds: binds)
+    let generic = batch.count <= Self.genericPlanBatch
     return try await client.withTransaction(logger: logger) { connection in
+      if generic {
+        try await connection.query("SET LOCAL plan_cache_mode = force_generic_plan", logger: logger)
+      }
       var accepted: Set<[UInt8]> = []
       for try await key in try await connection.execute(statement, logger: logger) {
         accepted.insert(Array(buffer: key))
