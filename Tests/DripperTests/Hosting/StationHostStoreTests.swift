@@ -4,7 +4,7 @@ import Testing
 
 @testable import Dripper
 
-private func storeHost(
+func storeHost(
   _ store: some KeyStore, node: String = "a", clock: TestClock = TestClock(), snapshotEvery: Int = 3,
   schema: JournalSchema<Account.State, Account.Action> = .initial,
   start: Date = Date(timeIntervalSince1970: 1_800_000_000),
@@ -18,6 +18,21 @@ private func storeHost(
     Account.State()
   } dripper: { _ in
     Account()
+  }
+}
+
+/// `a` writes key `k`, `b` claims and writes it: `a`'s next pour is refused as held elsewhere.
+func expectTheLastClaimWrites(_ a: StationHost<String, Account>, _ b: StationHost<String, Account>)
+  async throws
+{
+  _ = try await a.pour(.deposit(1), to: "k", id: "a1")
+  _ = try await b.pour(.deposit(10), to: "k", id: "b1")
+  do {
+    _ = try await a.pour(.deposit(100), to: "k", id: "a2")
+    Issue.record("the first owner wrote after the second claimed the key")
+  } catch {
+    guard case .storage(_, let journal) = error else { throw error }
+    #expect(journal.isHeldByAnotherProcess, "\(journal)")
   }
 }
 
@@ -76,15 +91,7 @@ private actor UnfencedStore: KeyStore {
     let store = InMemoryKeyStore()
     let a = try storeHost(store, node: "a")
     let b = try storeHost(store, node: "b")
-    _ = try await a.pour(.deposit(1), to: "k", id: "a1")
-    _ = try await b.pour(.deposit(10), to: "k", id: "b1")
-    do {
-      _ = try await a.pour(.deposit(100), to: "k", id: "a2")
-      Issue.record("the first owner wrote after the second claimed the key")
-    } catch {
-      guard case .storage(_, let journal) = error else { throw error }
-      #expect(journal.isHeldByAnotherProcess, "\(journal)")
-    }
+    try await expectTheLastClaimWrites(a, b)
     _ = try await b.pour(.deposit(1_000), to: "k", id: "b2")
     #expect(try await b.state(of: "k").log == ["+1", "+10", "+1000"])
     await a.close()

@@ -104,21 +104,22 @@ func againstFloors(_ seconds: Double) -> String {
     seconds / committedFloor)
 }
 
-// The store alone: one key's writes of one entry each, without a host.
-let storeKey = "alone-\(tag)"
-let claimed = try await store.claim(storeKey, owner: "bench")
-let storeAlone =
-  try await time {
+// A store alone: one key's writes of one entry each, without a host.
+func writesAlone(_ store: some KeyStore) async throws -> Double {
+  let key = "alone-\(tag)"
+  let claimed = try await store.claim(key, owner: "bench")
+  return try await time {
     for sequence in 1...single {
       let entry = StoredEntry(sequence: UInt64(sequence), schema: 1, bytes: Array(line.readableBytesView))
-      if let error = await store.write([KeyWrite(key: storeKey, epoch: claimed.epoch, entries: [entry])])
-        .first ?? nil
+      if let error = await store.write([KeyWrite(key: key, epoch: claimed.epoch, entries: [entry])]).first
+        ?? nil
       {
         throw error
       }
     }
   } / Double(single)
-row("store alone: a write of one entry", againstFloors(storeAlone))
+}
+row("store alone: a write of one entry", againstFloors(try await writesAlone(store)))
 
 // The store alone: claims of new keys, all at once, as a burst of new keys makes them.
 let claims =
@@ -167,5 +168,29 @@ try await measure(try host(.store(store, codec: .json, node: "bench")), "store")
 let folderPath = NSTemporaryDirectory() + "dripper-postgres-bench-\(tag)"
 try await measure(try host(.folder(folderPath, codec: .json)), "folder")
 try? FileManager.default.removeItem(atPath: folderPath)
+
+// The folder store (`FolderKeyStore`), beside its own floor: the same bytes appended to a file
+// and synced (fdatasync), one write at a time.
+let fileFloorPath = NSTemporaryDirectory() + "dripper-postgres-bench-floor-\(tag)"
+let fileFloorDescriptor = open(fileFloorPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+let lineBytes = Array(line.readableBytesView)
+let fileFloor =
+  await time {
+    for _ in 1...single {
+      _ = lineBytes.withUnsafeBytes { write(fileFloorDescriptor, $0.baseAddress, $0.count) }
+      _ = fdatasync(fileFloorDescriptor)
+    }
+  } / Double(single)
+close(fileFloorDescriptor)
+unlink(fileFloorPath)
+row("floor: a file, append and fdatasync", String(format: "%7.0f µs", fileFloor * 1e6))
+let folderStorePath = NSTemporaryDirectory() + "dripper-postgres-bench-store-\(tag)"
+let folderStore = try FolderKeyStore(folder: folderStorePath)
+let folderAlone = try await writesAlone(folderStore)
+row(
+  "folder store alone: a write of one entry",
+  String(format: "%7.0f µs  %.2f× the file's floor", folderAlone * 1e6, folderAlone / fileFloor))
+try await measure(try host(.store(folderStore, codec: .json, node: "bench")), "folder store")
+try? FileManager.default.removeItem(atPath: folderStorePath)
 try await client.query("DROP TABLE bench_floor")
 run.cancel()

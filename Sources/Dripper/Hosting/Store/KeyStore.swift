@@ -15,6 +15,9 @@
 /// ``HostError/storage(key:_:)`` whose error ``JournalError/isHeldByAnotherProcess``). Nothing
 /// forks.
 ///
+/// Dripper ships ``FolderKeyStore``, in a folder; `Integrations/DripperPostgres` ships
+/// `PostgresKeyStore`, for PostgreSQL.
+///
 /// The host decides what the bytes say (journal lines, snapshots with their schema version and
 /// checksum); a store keeps them as they are, and reads them back in order.
 ///

@@ -1,0 +1,186 @@
+import DripperTesting
+import Foundation
+import Testing
+
+@testable import Dripper
+
+private func temporaryStoreFolder() -> String {
+  NSTemporaryDirectory() + "folder-key-store-\(UUID().uuidString)"
+}
+
+private func bytes(at path: String) -> [UInt8] {
+  (try? Array(Data(contentsOf: URL(fileURLWithPath: path)))) ?? []
+}
+
+private func entry(_ sequence: UInt64) -> StoredEntry {
+  StoredEntry(sequence: sequence, schema: 1, bytes: Array("entry \(sequence)".utf8))
+}
+
+@Suite struct FolderKeyStoreTests {
+  /// The folder store keeps every promise the conformance suite checks, as PostgreSQL's does.
+  @Test func theFolderStorePassesTheConformanceSuite() async throws {
+    let folder = temporaryStoreFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    #expect(await KeyStoreConformance.failures(of: try FolderKeyStore(folder: folder)) == [])
+  }
+
+  /// Two stores on one folder, as two processes' would be: the host that claimed a key last
+  /// writes it, the other's pour is refused as held elsewhere, and nothing forks. A host on a
+  /// third store reads the key back, its snapshots and request ids with it.
+  @Test func twoHostsOnOneFolderNeverBothWriteAKey() async throws {
+    let folder = temporaryStoreFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let a = try storeHost(FolderKeyStore(folder: folder), node: "a")
+    let b = try storeHost(FolderKeyStore(folder: folder), node: "b")
+    try await expectTheLastClaimWrites(a, b)
+    for amount in [1_000, 2_000, 3_000, 4_000] { await b.pour(.deposit(amount), to: "k").finish() }
+    let retried = try await b.pour(.withdraw(5), to: "k", id: "b2")
+    await a.close()
+    await b.close()
+    let reader = try storeHost(FolderKeyStore(folder: folder), node: "c")
+    #expect(try await reader.state(of: "k").balance == 10_006)
+    let again = try await reader.pour(.withdraw(5), to: "k", id: "b2")
+    #expect(again.duplicate && again.sequence == retried.sequence)
+    #expect(try await reader.state(of: "k").balance == 10_006)
+    await reader.close()
+  }
+
+  /// A write cut off by a crash (part of its record at the end of the log) was never
+  /// acknowledged: the key reads as before, and the next write takes its place.
+  @Test func aTornWriteAtTheEndIsCutOff() async throws {
+    let folder = temporaryStoreFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let store = try FolderKeyStore(folder: folder)
+    let claimed = try await store.claim("k", owner: "a")
+    #expect(
+      await store.write([KeyWrite(key: "k", epoch: claimed.epoch, entries: [entry(1), entry(2)])]) == [nil])
+    let record = FolderKeyLog.writeRecord(KeyWrite(key: "k", epoch: claimed.epoch, entries: [entry(3)]))
+    var damaged = record
+    damaged[damaged.count - 1] ^= 0xFF
+    for torn in [Array(record.prefix(7)), Array(record.dropLast(3)), damaged] {
+      let handle = try #require(FileHandle(forWritingAtPath: store.logPath(of: "k")))
+      try handle.seekToEnd()
+      try handle.write(contentsOf: torn)
+      try handle.close()
+      let read = try await store.claim("k", owner: "a")
+      #expect(read.entries.map(\.sequence) == [1, 2])
+      #expect(try await store.exists("k"))
+    }
+    let last = try await store.claim("k", owner: "a")
+    #expect(await store.write([KeyWrite(key: "k", epoch: last.epoch, entries: [entry(3)])]) == [nil])
+    #expect(try await store.claim("k", owner: "a").entries == [entry(1), entry(2), entry(3)])
+  }
+
+  /// A log damaged in the middle, a log of a later version, and a link where a key's folder or
+  /// log should be are each refused in one line and left as they are.
+  @Test func aLogItCannotTrustIsRefusedAndLeftAsItIs() async throws {
+    let folder = temporaryStoreFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let store = try FolderKeyStore(folder: folder)
+    for key in ["damaged", "newer", "linked"] {
+      let claimed = try await store.claim(key, owner: "a")
+      _ = await store.write([KeyWrite(key: key, epoch: claimed.epoch, entries: [entry(1)])])
+      _ = await store.write([KeyWrite(key: key, epoch: claimed.epoch, entries: [entry(2)])])
+    }
+    var log = bytes(at: store.logPath(of: "damaged"))
+    log[FolderKeyLog.header.count + 20] ^= 0xFF
+    try Data(log).write(to: URL(fileURLWithPath: store.logPath(of: "damaged")))
+    let newer = Array("dripper key log 2\n".utf8) + bytes(at: store.logPath(of: "newer")).dropFirst(18)
+    try Data(newer).write(to: URL(fileURLWithPath: store.logPath(of: "newer")))
+    let elsewhere = folder + "/elsewhere"
+    try FileManager.default.moveItem(atPath: store.logPath(of: "linked"), toPath: elsewhere)
+    try FileManager.default.createSymbolicLink(
+      atPath: store.logPath(of: "linked"), withDestinationPath: elsewhere)
+    let kept = bytes(at: elsewhere)
+
+    let expected = [
+      "damaged": "the file is damaged", "newer": "version 2, which this Dripper", "linked": "log",
+    ]
+    for (key, message) in expected {
+      let before = bytes(at: store.logPath(of: key))
+      do {
+        _ = try await store.claim(key, owner: "a")
+        Issue.record("\(key) was claimed")
+      } catch {
+        #expect(error.message.contains(message), "\(error.message)")
+        #expect(!error.message.contains("\n"))
+      }
+      #expect(await store.write([KeyWrite(key: key, epoch: 2, entries: [entry(3)])]).first??.message != nil)
+      #expect(bytes(at: store.logPath(of: key)) == before, "\(key) changed")
+    }
+    #expect(bytes(at: elsewhere) == kept)
+  }
+
+  /// A snapshot writes the log again, renamed over the old one: the log keeps its mode.
+  @Test func aSnapshotKeepsTheLogsMode() async throws {
+    let folder = temporaryStoreFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let store = try FolderKeyStore(folder: folder)
+    let claimed = try await store.claim("k", owner: "a")
+    _ = await store.write([KeyWrite(key: "k", epoch: claimed.epoch, entries: [entry(1), entry(2)])])
+    let path = store.logPath(of: "k")
+    try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: path)
+    let snapshot = StoredSnapshot(sequence: 2, bytes: Array("at 2".utf8))
+    #expect(
+      await store.write([KeyWrite(key: "k", epoch: claimed.epoch, entries: [entry(3)], snapshot: snapshot)])
+        == [nil])
+    let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+    #expect(mode == 0o640)
+    let read = try await store.claim("k", owner: "a")
+    #expect(read.snapshot == snapshot && read.entries == [entry(3)])
+  }
+
+  /// A reminder's file whose key no longer names that reminder (a crash between the two writes)
+  /// is not listed, and is removed; the key's own reminder is listed.
+  @Test func aStaleReminderFileIsSkippedAndRemoved() async throws {
+    let folder = temporaryStoreFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let store = try FolderKeyStore(folder: folder)
+    let due = Date(timeIntervalSince1970: 1_000)
+    let claimed = try await store.claim("k", owner: "a")
+    _ = await store.write([KeyWrite(key: "k", epoch: claimed.epoch, entries: [entry(1)], reminder: due)])
+    let files = try FileManager.default.contentsOfDirectory(atPath: store.remindersPath)
+    #expect(files.count == 1)
+    // The same key, due earlier.
+    let staleName = "bf" + String(try #require(files.first).dropFirst(2))
+    try Data("k".utf8).write(to: URL(fileURLWithPath: store.remindersPath + "/" + staleName))
+    let listed = try await store.reminders(dueBy: Date(timeIntervalSince1970: 2_000), limit: 10)
+    #expect(listed == [StoredReminder(key: "k", due: due)])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: store.remindersPath) == files)
+  }
+}
+
+extension FolderKeyStoreTests {
+  /// Many keys writing snapshots at once: a host waits for each on one of its storage threads, and
+  /// the store must not need those same threads to do it. (On the host's pool, 300 keys held its
+  /// 64 threads waiting, and the pours never finished.)
+  @Test func manyKeysSnapshottingAtOnceAllFinish() async throws {
+    let folder = temporaryStoreFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let host = try storeHost(FolderKeyStore(folder: folder), snapshotEvery: 1)
+    let keys = (0..<300).map { "k\($0)" }
+    // Raced against a bounded timeout, outside any group: a group would wait for stuck pours.
+    let (outcome, report) = AsyncStream.makeStream(of: Bool.self)
+    let pours = Task {
+      await withTaskGroup(of: Void.self) { group in
+        for key in keys {
+          group.addTask {
+            for amount in 1...3 { _ = try? await host.pour(.deposit(amount), to: key, id: "\(amount)") }
+          }
+        }
+      }
+      report.yield(true)
+    }
+    let timeout = Task {
+      try await Task.sleep(for: .seconds(60))
+      report.yield(false)
+    }
+    let finished = await outcome.first { _ in true } ?? false
+    timeout.cancel()
+    _ = pours
+    #expect(finished, "pours were still waiting after 60 s")
+    guard finished else { return }
+    for key in keys.prefix(10) { #expect(try await host.state(of: key).balance == 6) }
+    await host.close()
+  }
+}
