@@ -143,6 +143,13 @@ private struct Tabs: Dripper {
     #expect(next?.count == 4)
   }
 
+  /// Changes asked of a key no Station ever resolves end when the last holder of the key goes.
+  @Test func changesOfAKeyNeverResolvedEndWithItsLastHolder() async {
+    var changes = Tabs.State().counter.$stats.changes().makeAsyncIterator()
+    #expect(await changes.next()?.count == 0)
+    #expect(await changes.next() == nil)
+  }
+
   /// A keyed value's changes, and a part's: the current value, then each change.
   @Test func aKeysChangesAreAStream() async {
     let station = Station(initialState: Tabs.State()) { Tabs() }

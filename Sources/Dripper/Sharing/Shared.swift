@@ -195,8 +195,9 @@ extension Shared where Value: Equatable {
   /// }
   /// ```
   ///
-  /// The stream of a whole value ends when the value is released; of a part (`$syncUp.title`),
-  /// which holds the value, when the reading task is cancelled. A change that leaves the part as it
+  /// The stream of a whole value ends when the value is released (a key no Station resolved: when
+  /// the last state holding it goes); of a part (`$syncUp.title`), which holds the value, when the
+  /// reading task is cancelled. A change that leaves the part as it
   /// was is not told. A key held by state made before its Station, asked outside any Station, is
   /// followed as it is: its initial value's writes, then, once the Station resolves the key, the
   /// changes of the Station's value.
@@ -209,6 +210,7 @@ extension Shared where Value: Equatable {
       } else {
         nil
       }
+    if let pendingSignals, box.path.steps.isEmpty { return Self.changes(of: box, following: pendingSignals) }
     let signals: AsyncStream<Void>
     if let pendingSignals {
       signals = pendingSignals
@@ -223,6 +225,28 @@ extension Shared where Value: Equatable {
       var last: Value?
       for await _ in signals {
         let value = read(nil)
+        if value != last { continuation.yield(value) }
+        last = value
+      }
+      continuation.finish()
+    }
+    continuation.onTermination = { _ in task.cancel() }
+    return stream
+  }
+
+  /// The changes of a key not resolved yet, its holders' `box` held weakly: when the last holder
+  /// goes, so does the key's reference, which ends `signals`, and the stream with them.
+  private static func changes(of box: SharedBox<Value>, following signals: AsyncStream<Void>) -> AsyncStream<
+    Value
+  > {
+    let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(1))
+    // Read now: the holder that asked may be gone by the time the task runs.
+    let initial = box.read(nil)
+    continuation.yield(initial)
+    let task = Task { [weak box] in
+      var last = initial
+      for await _ in signals {
+        guard let value = box?.read(nil) else { break }
         if value != last { continuation.yield(value) }
         last = value
       }
