@@ -78,7 +78,9 @@ public struct CasePath<Root, Value>: Sendable {
   ///
   /// A name is a static property of `CasePath`, declared by the feature or by Dripper (`.success`,
   /// `.presented`, …); a case path made by a function (`.element(id:)`) is appended with
-  /// ``appending(_:)``, or with a subscript where one is offered (`[id: 2]`).
+  /// ``appending(_:)``, or with a subscript where one is offered (`[id: 2]`). A case path named as
+  /// a member of `CasePath` is (`embed`, `extract`, `matches`, `appending`, `modify`) finds the
+  /// member, not the case path: append it, `.appending(.extract)`.
   public subscript<Next>(
     dynamicMember next: KeyPath<CasePath<Value, Next>.Type, CasePath<Value, Next>>
   ) -> CasePath<Root, Next> {

@@ -152,9 +152,14 @@ final class SharedKeyReference<Value: Equatable & Sendable>: KeyedSharedRoot {
     pending = Lock(initial)
   }
 
+  /// The streams of changes waiting for the key to be resolved.
+  private var waitingStreams: [AsyncStream<Void>.Continuation] {
+    waiting.withLock { $0.map { Array($0.streams.values) } ?? [] }
+  }
+
   deinit {
     // Never resolved: the streams end with the value.
-    for continuation in waiting.withLock({ $0?.streams.values.map { $0 } ?? [] }) { continuation.finish() }
+    for continuation in waitingStreams { continuation.finish() }
   }
 
   @usableFromInline
@@ -242,7 +247,7 @@ final class SharedKeyReference<Value: Equatable & Sendable>: KeyedSharedRoot {
       }
       if kept { break }
     }
-    for continuation in waiting.withLock({ $0?.streams.values.map { $0 } ?? [] }) { continuation.yield() }
+    for continuation in waitingStreams { continuation.yield() }
     // Resolved meanwhile, on another thread: the change goes to the value too.
     if let source = resolvedSource.load() { Shared.modify(source, in: view) { $0 = value } }
   }
