@@ -28,11 +28,22 @@ public struct HostedTally: Dripper {
     }
   }
 
-  /// A host of tallies in `directory`, as node `node`.
-  public static func host(at directory: String, node: String) throws(HostError) -> StationHost<
-    String, HostedTally
-  > {
-    try StationHost(storage: .folder(directory, codec: .json, node: node)) { _ in
+  /// A host of tallies in `directory`, as node `node`: in a host's folder, or, `inStore`, in a
+  /// ``FolderKeyStore`` there.
+  public static func host(at directory: String, node: String, inStore: Bool = false) throws(HostError)
+    -> StationHost<String, HostedTally>
+  {
+    let storage: HostStorage<State, Action>
+    if inStore {
+      do {
+        storage = .store(try FolderKeyStore(folder: directory), codec: .json, node: node)
+      } catch {
+        throw .hostStorage(error.message)
+      }
+    } else {
+      storage = .folder(directory, codec: .json, node: node)
+    }
+    return try StationHost(storage: storage) { _ in
       State()
     } dripper: { _ in
       HostedTally()

@@ -15,8 +15,8 @@ import Foundation
 enum JournalCrashChildMain {
   static func main() async {
     let arguments = CommandLine.arguments
-    if arguments.count == 4, arguments[1] == "host", let keys = Int(arguments[3]) {
-      await host(arguments[2], keys: keys)
+    if arguments.count >= 4, arguments[1] == "host", let keys = Int(arguments[3]) {
+      await host(arguments[2], keys: keys, inStore: arguments.dropFirst(4).first == "store")
     }
     if arguments.count == 3, arguments[1] == "host-full" { await hostOnAFullDisk(arguments[2]) }
     if arguments.count == 4, arguments[1] == "host-alarm", let start = Double(arguments[3]) {
@@ -43,13 +43,14 @@ enum JournalCrashChildMain {
     }
   }
 
-  /// `JournalCrashChild host DIRECTORY KEYS`: a ``StationHost`` of tallies in DIRECTORY, poured
-  /// request after request, each to the next of KEYS keys, with the request's number as its id;
-  /// writes `KEY NUMBER` once each is acknowledged (its receipt returned), until it is killed.
-  static func host(_ directory: String, keys: Int) async -> Never {
+  /// `JournalCrashChild host DIRECTORY KEYS [store]`: a ``StationHost`` of tallies in DIRECTORY (in
+  /// a `FolderKeyStore` there, with `store`), poured request after request, each to the next of
+  /// KEYS keys, with the request's number as its id; writes `KEY NUMBER` once each is acknowledged
+  /// (its receipt returned), until it is killed.
+  static func host(_ directory: String, keys: Int, inStore: Bool) async -> Never {
     let host: StationHost<String, HostedTally>
     do {
-      host = try HostedTally.host(at: directory, node: "child")
+      host = try HostedTally.host(at: directory, node: "child", inStore: inStore)
     } catch {
       fail("error: \(error)")
     }

@@ -16,15 +16,17 @@ import Testing
     /// Issue 51: a child process hosting a thousand keys, pouring requests with ids, is killed with
     /// SIGKILL at random moments, again and again. Every request it saw acknowledged is in its
     /// key, no request is applied twice, and the next child, sending the same ids again from the
-    /// start, is told they are duplicates: nothing the host's durability promised is lost.
-    @Test func killedWithAThousandKeysTheHostLosesNothingAcknowledged() async throws {
+    /// start, is told they are duplicates: nothing the host's durability promised is lost. In a
+    /// host's folder, and in a `FolderKeyStore`.
+    @Test(arguments: [false, true])
+    func killedWithAThousandKeysTheHostLosesNothingAcknowledged(inStore: Bool) async throws {
       let scratch = ScratchDirectory()
       let keys = 1_000
       var acknowledged: [String: Set<Int>] = [:]
       var generator = SystemRandomNumberGenerator()
       for _ in 0..<scaled(10) {
-        guard let child = ChildProcess("JournalCrashChild", arguments: ["host", scratch.path, String(keys)])
-        else {
+        let arguments = ["host", scratch.path, String(keys)] + (inStore ? ["store"] : [])
+        guard let child = ChildProcess("JournalCrashChild", arguments: arguments) else {
           Issue.record("could not start JournalCrashChild beside the tests")
           return
         }
@@ -42,7 +44,7 @@ import Testing
           acknowledged[String(fields[0]), default: []].insert(Int(fields[1])!)
         }
       }
-      let host = try HostedTally.host(at: scratch.path, node: "check")
+      let host = try HostedTally.host(at: scratch.path, node: "check", inStore: inStore)
       var checked = 0
       for (key, numbers) in acknowledged {
         let count = try await host.state(of: key).count
