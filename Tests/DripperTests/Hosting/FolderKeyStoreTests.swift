@@ -184,3 +184,27 @@ extension FolderKeyStoreTests {
     await host.close()
   }
 }
+
+extension FolderKeyStoreTests {
+  /// A store checks a write against what it last saw of the key's log while the log is as long
+  /// and begins alike. Another store's claim and snapshot write the log again to the very length
+  /// the first store saw: the first store's write at its old epoch is still refused.
+  @Test func aLogWrittenAgainToTheSameLengthIsReadAgain() async throws {
+    let folder = temporaryStoreFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let a = try FolderKeyStore(folder: folder)
+    let b = try FolderKeyStore(folder: folder)
+    let first = StoredEntry(sequence: 1, schema: 1, bytes: Array("one".utf8))
+    #expect(await a.write([KeyWrite(key: "k", epoch: 1, entries: [first])]) == [nil])
+    let length = bytes(at: a.logPath(of: "k")).count
+    let claimed = try await b.claim("k", owner: "b")
+    // A write of a snapshot alone is 8 bytes shorter than one of an entry: its bytes make it up.
+    let snapshot = StoredSnapshot(sequence: 1, bytes: Array("one".utf8) + Array(repeating: 0x2E, count: 8))
+    #expect(await b.write([KeyWrite(key: "k", epoch: claimed.epoch, snapshot: snapshot)]) == [nil])
+    #expect(bytes(at: a.logPath(of: "k")).count == length, "the log was not written again to the same length")
+    let late = await a.write([KeyWrite(key: "k", epoch: 1, entries: [entry(2)])])
+    #expect(late.first??.isHeldByAnotherProcess == true, "\(late)")
+    let read = try await b.claim("k", owner: "b")
+    #expect(read.snapshot == snapshot && read.entries.isEmpty)
+  }
+}

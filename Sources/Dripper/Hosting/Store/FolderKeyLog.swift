@@ -19,8 +19,13 @@
 /// crash leaves it whole or cut off, and a record cut off at the end of the file (too short, or
 /// failing its checksum with nothing after it) was never acknowledged, and is cut away by the next
 /// append. A record failing its checksum with records after it is damage, and the key is refused.
-/// A write with a snapshot starts the log again: the claim, and one write holding the snapshot,
-/// the entries after it and the reminder, renamed over the old log.
+/// A write with a snapshot starts the log again: a claim, and one write holding the snapshot, the
+/// entries after it and the reminder, renamed over the old log.
+///
+/// A log's first record, made with the file, is a claim whose owner is `#` and a random number:
+/// no two logs begin alike, so a store that knows a log's first record and length knows what it
+/// says without reading it again (another process's append makes it longer, its rewrite begins
+/// otherwise).
 enum FolderKeyLog {
   /// The version this Dripper writes and reads.
   static let version = 1
@@ -38,12 +43,16 @@ enum FolderKeyLog {
     var reminder: Date?
     /// Whether the log holds a write: whether the key exists.
     var written = false
+    /// The key's last entry, or its snapshot's.
+    var last: UInt64 = 0
     /// The bytes of the header and the whole records: where the next record goes. 0 for a log
     /// whose header was cut off as the file was made.
     var length = 0
-
-    /// The key's last entry, or its snapshot's.
-    var last: UInt64 { entries.last?.sequence ?? snapshot?.sequence ?? 0 }
+    /// The header and the first record: a record of the log's own, which a log written again
+    /// does not share (see ``FolderKeyStore``'s summaries).
+    var first: [UInt8] = []
+    /// Whether `entries` and `snapshot` were read, or only what a write checks.
+    var isWhole = true
 
     /// The key as a store returns it.
     var stored: StoredKey {
@@ -57,6 +66,14 @@ enum FolderKeyLog {
   }
 
   // MARK: - Writing
+
+  /// The first record of a log made or written again: a claim at `epoch` whose owner is `#` and
+  /// 16 random hexadecimal digits, so that no two logs begin alike.
+  static func firstRecord(epoch: UInt64) -> [UInt8] {
+    var digits: [UInt8] = []
+    JournalLine.appendHex(UInt64.random(in: .min ... .max), to: &digits)
+    return claimRecord(epoch: epoch, owner: "#" + String(decoding: digits, as: UTF8.self))
+  }
 
   static func claimRecord(epoch: UInt64, owner: String) -> [UInt8] {
     var payload: [UInt8] = []
@@ -141,6 +158,7 @@ enum FolderKeyLog {
         return .failure(
           JournalError("the record at byte \(offset) is not one this Dripper reads (kind \(kind))"))
       }
+      if contents.first.isEmpty { contents.first = Array(bytes[..<end]) }
       offset = end
     }
     contents.length = offset
@@ -159,6 +177,7 @@ enum FolderKeyLog {
       else { return false }
       contents.entries.append(
         StoredEntry(sequence: sequence, schema: Int(Int64(bitPattern: schema)), bytes: bytes))
+      contents.last = max(contents.last, sequence)
     }
     guard let flags = reader.byte() else { return false }
     if flags & 1 != 0 {
@@ -166,6 +185,7 @@ enum FolderKeyLog {
         let bytes = reader.bytes(Int(reader.integer(UInt32.self) ?? UInt32.max))
       else { return false }
       contents.snapshot = StoredSnapshot(sequence: sequence, bytes: bytes)
+      contents.last = max(contents.last, sequence)
       contents.entries.removeAll { $0.sequence <= sequence }
     }
     if flags & 2 != 0 {

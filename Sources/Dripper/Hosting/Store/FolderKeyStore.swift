@@ -46,6 +46,8 @@
 public struct FolderKeyStore: KeyStore {
   /// The folder the store keeps its keys in.
   public let folder: String
+  /// What each key's log said when this store last read or wrote it.
+  private let summaries = LogSummaries()
 
   /// The threads the store's files are read, written and synced on: its own, not the host's. A
   /// host writes a snapshot from one of its storage threads, and waits there for the store: were
@@ -80,10 +82,12 @@ public struct FolderKeyStore: KeyStore {
   public func claim(_ key: String, owner: String) async throws(JournalError) -> StoredKey {
     let place = place(of: key)
     return try await blocking { () -> Result<StoredKey, JournalError> in
-      place.locked(creating: false) { log in
+      place.locked(creating: false, whole: true) { log in
         guard log.contents.written else { return .success(StoredKey(epoch: 1)) }
         let epoch = log.contents.epoch + 1
-        if let error = log.append(FolderKeyLog.claimRecord(epoch: epoch, owner: owner)) {
+        var next = log.contents
+        next.epoch = epoch
+        if let error = log.append(FolderKeyLog.claimRecord(epoch: epoch, owner: owner), leaving: next) {
           return .failure(error)
         }
         var stored = log.contents.stored
@@ -147,7 +151,8 @@ public struct FolderKeyStore: KeyStore {
     if write.epoch != 1, !place.exists() {
       return .heldElsewhere(key: write.key, "it was never written, and is written at epoch \(write.epoch)")
     }
-    let result = place.locked(creating: true) { log -> Result<Void, JournalError> in
+    let result = place.locked(creating: true, whole: write.snapshot != nil) {
+      log -> Result<Void, JournalError> in
       let contents = log.contents
       let epoch = contents.written ? contents.epoch : 1
       guard write.epoch == epoch else {
@@ -169,18 +174,19 @@ public struct FolderKeyStore: KeyStore {
       // removes, never a reminder without its file.
       let moved = write.reminder != contents.reminder
       if moved, let due = write.reminder {
-        let file = remindersFolder + "/" + Self.reminderName(due: due, place: place)
+        let file = remindersFolder + "/" + Self.reminderName(due: due, place: place.name)
         if let failure = AtomicFile.replace(at: file, with: Array(write.key.utf8)) {
           return .failure(JournalError(file, failure))
         }
       }
-      if let error = write.snapshot == nil
-        ? log.append(FolderKeyLog.writeRecord(write)) : log.rewrite(with: write)
-      {
-        return .failure(error)
-      }
+      var next = contents
+      (next.epoch, next.last, next.reminder, next.written) = (epoch, last, write.reminder, true)
+      let error =
+        write.snapshot == nil
+        ? log.append(FolderKeyLog.writeRecord(write), leaving: next) : log.rewrite(with: write, leaving: next)
+      if let error { return .failure(error) }
       if moved, let old = contents.reminder {
-        unlink(remindersFolder + "/" + Self.reminderName(due: old, place: place))
+        unlink(remindersFolder + "/" + Self.reminderName(due: old, place: place.name))
       }
       return .success(())
     }
@@ -194,21 +200,21 @@ public struct FolderKeyStore: KeyStore {
 
   /// A reminder's file: its due time, as 16 hexadecimal digits that sort as the times do, `-`,
   /// and its key's folder.
-  private static func reminderName(due: Date, place: Place) -> String {
+  private static func reminderName(due: Date, place name: String) -> String {
     let bits = due.timeIntervalSince1970.bitPattern
     let ordered = bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
     var digits: [UInt8] = []
     JournalLine.appendHex(ordered, to: &digits)
     let hex = String(repeating: "0", count: 16 - digits.count) + String(decoding: digits, as: UTF8.self)
-    return hex + "-" + place.name
+    return hex + "-" + name
   }
 
   private func remindersNow(dueBy date: Date, after: StoredReminder?, limit: Int) -> Result<
     [StoredReminder], JournalError
   > {
     guard limit > 0 else { return .success([]) }
-    let bound = Self.reminderName(due: date, place: Place(folder: "", name: "~", key: ""))
-    let start = after.map { Self.reminderName(due: $0.due, place: place(of: $0.key)) }
+    let bound = Self.reminderName(due: date, place: "~")
+    let start = after.map { Self.reminderName(due: $0.due, place: place(of: $0.key).name) }
     var names: [String]
     switch Self.names(in: remindersFolder) {
     case .success(let all): names = all
@@ -223,16 +229,18 @@ public struct FolderKeyStore: KeyStore {
       let key = String(decoding: bytes, as: UTF8.self)
       let place = place(of: key)
       guard Array(key.utf8) == bytes,
-        Self.reminderName(due: .distantPast, place: place).dropFirst(16) == name.dropFirst(16)
+        Self.reminderName(due: .distantPast, place: place.name).dropFirst(16) == name.dropFirst(16)
       else { continue }
       let current = place.exists() ? place.read().map(\.reminder) : .success(nil)
       switch current {
-      case .success(let due?) where Self.reminderName(due: due, place: place) == name:
+      case .success(let due?) where Self.reminderName(due: due, place: place.name) == name:
         listed.append(StoredReminder(key: key, due: due))
       case .success:
         // Stale: removed under the key's lock, if its log still disagrees.
-        _ = place.locked(creating: false) { log -> Result<Void, JournalError> in
-          if log.contents.reminder.map({ Self.reminderName(due: $0, place: place) }) != name { unlink(file) }
+        _ = place.locked(creating: false, whole: false) { log -> Result<Void, JournalError> in
+          if log.contents.reminder.map({ Self.reminderName(due: $0, place: place.name) }) != name {
+            unlink(file)
+          }
           return .success(())
         }
       case .failure(let error):
@@ -275,7 +283,7 @@ public struct FolderKeyStore: KeyStore {
     let name = escaped.utf8.count <= KeyFolder.longestName ? escaped : "h" + hex
     return Place(
       folder: "\(folder)/keys/\(levels.0)/\(levels.1)/\(name)", name: "\(levels.0)\(levels.1)\(name)",
-      key: key)
+      key: key, summaries: summaries)
   }
 
   private func blocking<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
@@ -293,6 +301,7 @@ extension FolderKeyStore {
     /// The name that stands for the key in `reminders/`: its folder's levels and name.
     let name: String
     let key: String
+    let summaries: LogSummaries
 
     var isHashed: Bool { name.utf8.dropFirst(4).first == UInt8(ascii: "h") }
     var logPath: String { folder + "/log" }
@@ -312,20 +321,24 @@ extension FolderKeyStore {
       }
       defer { close(descriptor) }
       if let error = checkKeyFile(creating: false) { return .failure(error) }
-      return readLog(in: descriptor)
+      return readLog(in: descriptor, whole: false)
     }
 
     /// Runs `body` with the key's folder locked (`flock`) and its log read; makes the folder
-    /// first if `creating`, or runs `body` on an empty log if there is none.
-    func locked<Value>(creating: Bool, _ body: (OpenLog) -> Result<Value, JournalError>) -> Result<
-      Value, JournalError
-    > {
+    /// first if `creating`, or runs `body` on an empty log if there is none. Unless `whole`, a log
+    /// this store knows the beginning and length of is not read again: `body` sees what a write
+    /// checks, not the entries.
+    func locked<Value>(creating: Bool, whole: Bool, _ body: (OpenLog) -> Result<Value, JournalError>)
+      -> Result<
+        Value, JournalError
+      >
+    {
       if creating, let error = make() { return .failure(error) }
       // Never through a link: a link planted as a key's folder is refused (ELOOP).
       let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
       guard descriptor >= 0 else {
         let code = errno
-        if code == ENOENT, !creating { return body(OpenLog(path: logPath, directory: -1, contents: .init())) }
+        if code == ENOENT, !creating { return body(OpenLog(place: self, directory: -1, contents: .init())) }
         return .failure(JournalError(folder, .init(code: code)))
       }
       defer { close(descriptor) }
@@ -333,16 +346,16 @@ extension FolderKeyStore {
         guard errno == EINTR else { return .failure(JournalError(folder, .init(code: errno))) }
       }
       if let error = checkKeyFile(creating: creating) { return .failure(error) }
-      switch readLog(in: descriptor) {
+      switch readLog(in: descriptor, whole: whole) {
       case .success(let contents):
-        return body(OpenLog(path: logPath, directory: descriptor, contents: contents))
+        return body(OpenLog(place: self, directory: descriptor, contents: contents))
       case .failure(let error): return .failure(error)
       }
     }
 
     /// The log in the key's folder, open as `directory`: never through a link, at most
     /// ``FolderKeyStore/largestLog`` bytes.
-    private func readLog(in directory: Int32) -> Result<FolderKeyLog.Contents, JournalError> {
+    private func readLog(in directory: Int32, whole: Bool) -> Result<FolderKeyLog.Contents, JournalError> {
       let descriptor = openat(directory, "log", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
       guard descriptor >= 0 else {
         let code = errno
@@ -355,6 +368,13 @@ extension FolderKeyStore {
       }
       if let refusal = AtomicFile.refusal(forReading: status.st_mode) {
         return .failure(JournalError(logPath, .init(refusing: refusal)))
+      }
+      // The summary holds if the log is as long as when it was taken and begins alike: logs are
+      // appended to, and one written again begins with a record of its own.
+      if !whole, let summary = summaries[folder], Int(status.st_size) == summary.length,
+        Self.begins(descriptor, with: summary.first)
+      {
+        return .success(summary)
       }
       guard Int(status.st_size) <= FolderKeyStore.largestLog else {
         return .failure(
@@ -372,7 +392,19 @@ extension FolderKeyStore {
         count += read
       }
       bytes.removeLast(bytes.count - count)
-      return FolderKeyLog.read(bytes).mapError { JournalError("\(logPath): \($0.message)") }
+      let contents = FolderKeyLog.read(bytes).mapError { JournalError("\(logPath): \($0.message)") }
+      if case .success(let read) = contents, read.length == bytes.count, read.written {
+        summaries[folder] = read
+      }
+      return contents
+    }
+
+    /// Whether the file open as `descriptor` begins with `bytes`.
+    private static func begins(_ descriptor: Int32, with bytes: [UInt8]) -> Bool {
+      guard !bytes.isEmpty else { return false }
+      var start = [UInt8](repeating: 0, count: bytes.count)
+      let count = start.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, $0.count, 0) }
+      return count == bytes.count && start == bytes
     }
 
     /// Makes the key's folder and its parents, syncing each parent that gains a folder.
@@ -414,19 +446,22 @@ extension FolderKeyStore {
   /// A key's log, read with its folder locked: appended to, or written again, while the lock is
   /// held.
   fileprivate struct OpenLog {
-    /// The log's path, for errors.
-    let path: String
+    let place: Place
     /// The key's folder, open and locked.
     let directory: Int32
     let contents: FolderKeyLog.Contents
 
+    private var path: String { place.logPath }
+
     /// Appends `record` after the log's whole records (cutting off a torn one) and syncs it; a
-    /// failed append is cut off again.
-    func append(_ record: [UInt8]) -> JournalError? {
+    /// failed append is cut off again. `next` is what the log says after it.
+    func append(_ record: [UInt8], leaving next: FolderKeyLog.Contents) -> JournalError? {
       guard record.count - 13 <= FolderKeyLog.largestPayload else {
         return JournalError("\(path): a write of \(record.count) bytes is larger than a record holds")
       }
-      let isNew = contents.length == 0
+      place.summaries[place.folder] = nil
+      // A new log begins with a record of its own.
+      let first = contents.length == 0 ? FolderKeyLog.header + FolderKeyLog.firstRecord(epoch: 0) : nil
       let descriptor = openat(directory, "log", O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o666)
       guard descriptor >= 0 else { return JournalError(path, .init(code: errno)) }
       defer { close(descriptor) }
@@ -439,7 +474,7 @@ extension FolderKeyStore {
       if Int(status.st_size) != start, ftruncate(descriptor, off_t(start)) != 0 {
         return JournalError(path, .init(code: errno))
       }
-      let bytes = isNew ? FolderKeyLog.header + record : record
+      let bytes = (first ?? []) + record
       var written = 0
       while written < bytes.count {
         let count = bytes.withUnsafeBytes {
@@ -451,7 +486,10 @@ extension FolderKeyStore {
       }
       guard fdatasync(descriptor) == 0 else { return undo(descriptor, at: start) }
       // A new log's name in its folder is synced too.
-      if isNew, fsync(directory) != 0, errno != EINVAL { return JournalError(path, .init(code: errno)) }
+      if first != nil, fsync(directory) != 0, errno != EINVAL {
+        return JournalError(path, .init(code: errno))
+      }
+      remember(next, length: start + bytes.count, first: first ?? contents.first)
       return nil
     }
 
@@ -462,9 +500,17 @@ extension FolderKeyStore {
       return JournalError(path, .init(code: code))
     }
 
+    /// Keeps what the log says, without its entries, for the next write to check.
+    private func remember(_ next: FolderKeyLog.Contents, length: Int, first: [UInt8]) {
+      var summary = next
+      (summary.entries, summary.snapshot, summary.isWhole) = ([], nil, false)
+      (summary.length, summary.first) = (length, first)
+      place.summaries[place.folder] = summary
+    }
+
     /// Writes the log again, `write` (with its snapshot) in place of everything before it, and
-    /// renames it over the old one, whose mode it keeps.
-    func rewrite(with write: KeyWrite) -> JournalError? {
+    /// renames it over the old one, whose mode it keeps. `next` is what the log says after it.
+    func rewrite(with write: KeyWrite, leaving next: FolderKeyLog.Contents) -> JournalError? {
       var kept = write
       let snapshot = write.snapshot?.sequence ?? 0
       kept.entries = (contents.entries + write.entries).filter { $0.sequence > snapshot }
@@ -472,7 +518,9 @@ extension FolderKeyStore {
       guard record.count - 13 <= FolderKeyLog.largestPayload else {
         return JournalError("\(path): a write of \(record.count) bytes is larger than a record holds")
       }
-      let bytes = FolderKeyLog.header + FolderKeyLog.claimRecord(epoch: write.epoch, owner: "") + record
+      place.summaries[place.folder] = nil
+      let first = FolderKeyLog.header + FolderKeyLog.firstRecord(epoch: write.epoch)
+      let bytes = first + record
       var status = stat()
       let mode = fstatat(directory, "log", &status, AT_SYMLINK_NOFOLLOW) == 0 ? status.st_mode & 0o7777 : nil
       unlinkat(directory, "log.new", 0)
@@ -494,7 +542,28 @@ extension FolderKeyStore {
         return JournalError(path, failure)
       }
       if fsync(directory) != 0, errno != EINVAL { return JournalError(path, .init(code: errno)) }
+      remember(next, length: bytes.count, first: first)
       return nil
+    }
+  }
+}
+
+/// What each key's log said when a ``FolderKeyStore`` last read or wrote it, without its entries:
+/// its epoch, last entry and reminder, its length and its first record. A write checks these
+/// without reading the log again, as long as the log is as long as then and begins alike (another
+/// process's append makes it longer; its rewrite begins with a record of its own).
+final class LogSummaries: Sendable {
+  /// The most kept: past it, all are let go, and read again as used.
+  private static let most = 100_000
+  private let table = Lock<[String: FolderKeyLog.Contents]>([:])
+
+  subscript(folder: String) -> FolderKeyLog.Contents? {
+    get { table.withLock { $0[folder] } }
+    set {
+      table.withLock { table in
+        if newValue != nil, table.count >= Self.most, table[folder] == nil { table.removeAll() }
+        table[folder] = newValue
+      }
     }
   }
 }
