@@ -321,3 +321,47 @@ struct CrashDeposits: Dripper {
     return .none
   }
 }
+
+extension PostgresKeyStoreTests {
+  /// Two nodes' batches of the same keys at once, round after round: one claims them all (a
+  /// claim batch locks its keys in key order), the other writes them all at the epoch it claimed
+  /// before. Neither fails with a deadlock: a write batch of several keys locks them in key order
+  /// too. (Its update locked them in its plan's order, and PostgreSQL broke the deadlocks by
+  /// failing a batch.)
+  @Test func claimsAndWritesOfTheSameKeysAtOnceNeverDeadlock() async throws {
+    try await TestDatabase.withStore { claimer, client in
+      @Sendable func entry(_ n: UInt64) -> StoredEntry { StoredEntry(sequence: n, schema: 1, bytes: [0x31]) }
+      let writer = PostgresKeyStore(client: client)
+      let names = (0..<200).map { "deadlock-\(UInt32.random(in: .min ... .max))-\($0)" }
+      /// Claims every key for `store`, at once: one batch or a few.
+      @Sendable func claimAll(_ store: PostgresKeyStore, as owner: String) async -> Result<
+        [String: StoredKey], any Error
+      > {
+        do {
+          return .success(
+            try await withThrowingTaskGroup(of: (String, StoredKey).self) { group in
+              for name in names { group.addTask { (name, try await store.claim(name, owner: owner)) } }
+              return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+            })
+        } catch {
+          return .failure(error)
+        }
+      }
+      _ = await writer.write(names.map { KeyWrite(key: $0, epoch: 1, entries: [entry(1)]) })
+      var failures: [String] = []
+      for _ in 0..<20 {
+        let claimed = try await claimAll(writer, as: "w").get()
+        let writes = names.shuffled().map { name in
+          let stored = claimed[name]!
+          let last = stored.entries.last?.sequence ?? stored.snapshot?.sequence ?? 0
+          return KeyWrite(key: name, epoch: stored.epoch, entries: [entry(last + 1)])
+        }
+        async let claims = claimAll(claimer, as: "c")
+        let written = await writer.write(writes)
+        failures += written.compactMap { $0 }.filter { !$0.isHeldByAnotherProcess }.map(\.message)
+        if case .failure(let error) = await claims { failures.append("\(error)") }
+      }
+      #expect(failures.isEmpty, "\(failures.count) failures, the first: \(failures.first ?? "")")
+    }
+  }
+}
