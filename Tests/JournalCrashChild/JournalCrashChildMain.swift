@@ -19,6 +19,9 @@ enum JournalCrashChildMain {
       await host(arguments[2], keys: keys, inStore: arguments.dropFirst(4).first == "store")
     }
     if arguments.count == 3, arguments[1] == "host-full" { await hostOnAFullDisk(arguments[2]) }
+    if arguments.count == 5, arguments[1] == "race", let offset = Int(arguments[4]) {
+      await race(arguments[2], node: arguments[3], offset: offset)
+    }
     if arguments.count == 4, arguments[1] == "host-alarm", let start = Double(arguments[3]) {
       await hostAnAlarm(arguments[2], start: Date(timeIntervalSince1970: start))
     }
@@ -100,6 +103,42 @@ enum JournalCrashChildMain {
     }
     say("done")
     while true { sleep(60) }
+  }
+
+  /// `JournalCrashChild race DIRECTORY NODE OFFSET`: a host of notes in a `FolderKeyStore` in
+  /// DIRECTORY, as node NODE, that takes notes OFFSET+1 … OFFSET+60 to key `contested` (each note's
+  /// number its request id) while another process does the same. Writes `ack N` for each note
+  /// acknowledged and `refused N` for each refused (the other process claimed the key; this one
+  /// claims it again 20 ms later), then `done`, and exits.
+  static func race(_ directory: String, node: String, offset: Int) async -> Never {
+    let host: StationHost<String, HostedNotes>
+    do {
+      host = try StationHost(
+        storage: .store(try FolderKeyStore(folder: directory), codec: .json, node: node),
+        lifetime: HostLifetime(retryFailedAfter: .milliseconds(20))
+      ) { _ in
+        HostedNotes.State()
+      } dripper: { key in
+        HostedNotes(key: key) { _ in }
+      }
+    } catch {
+      fail("error: \(error)")
+    }
+    for number in offset + 1...offset + 60 {
+      do {
+        _ = try await host.ask(.note(number, ""), to: "contested", id: "\(number)")
+        say("ack \(number)")
+      } catch {
+        guard case .storage(_, let journal) = error, journal.isHeldByAnotherProcess else {
+          fail("error: \(error)")
+        }
+        say("refused \(number)")
+        usleep(5_000)
+      }
+    }
+    await host.close()
+    say("done")
+    exit(0)
   }
 
   /// `JournalCrashChild host-alarm DIRECTORY SECONDS`: a host of alarms whose wall time stays at

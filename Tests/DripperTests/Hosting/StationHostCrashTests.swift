@@ -105,5 +105,46 @@ import Testing
       #expect(try await host.state(of: "alarm").rings == 1)
       await host.close()
     }
+
+    /// Two processes, each a host on a `FolderKeyStore` over one folder, take notes to one key at
+    /// once, each claiming it back whenever the other took it. One writer at a time: every note
+    /// either acknowledged is in the key once, and none is there twice.
+    @Test func twoProcessesRacingForAKeyInAFolderStoreNeverFork() async throws {
+      let scratch = ScratchDirectory()
+      var children: [ChildProcess] = []
+      for (node, offset) in [("a", 1_000), ("b", 2_000)] {
+        guard
+          let child = ChildProcess("JournalCrashChild", arguments: ["race", scratch.path, node, "\(offset)"])
+        else {
+          Issue.record("could not start JournalCrashChild beside the tests")
+          return
+        }
+        children.append(child)
+      }
+      var lines: [String] = []
+      for child in children {
+        var own: [String] = []
+        let deadline = ContinuousClock.now.advanced(by: .seconds(60))
+        while !own.contains("done"), ContinuousClock.now < deadline {
+          own += child.readLines(waitingUpTo: 100)
+        }
+        #expect(own.contains("done"), "a child did not finish: \(own.suffix(3))")
+        child.killAndWait()
+        lines += own
+      }
+      let acknowledged = lines.filter { $0.hasPrefix("ack ") }.compactMap { Int($0.dropFirst(4)) }
+      let host = try StationHost<String, HostedNotes>(
+        storage: .store(FolderKeyStore(folder: scratch.path), codec: .json, node: "check")
+      ) { _ in
+        HostedNotes.State()
+      } dripper: { key in
+        HostedNotes(key: key) { _ in }
+      }
+      let notes = try await host.state(of: "contested").notes
+      #expect(Set(notes).count == notes.count, "a note taken twice: \(notes)")
+      #expect(Set(acknowledged).isSubset(of: Set(notes)), "acknowledged notes lost")
+      #expect(!acknowledged.isEmpty)
+      await host.close()
+    }
   #endif
 }
