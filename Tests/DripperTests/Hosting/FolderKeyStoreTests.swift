@@ -208,3 +208,25 @@ extension FolderKeyStoreTests {
     #expect(read.snapshot == snapshot && read.entries.isEmpty)
   }
 }
+
+extension FolderKeyStoreTests {
+  /// What a store keeps of a key it read whole is what a write checks, never the entries or the
+  /// snapshot: it keeps a summary for many keys. (It kept every key's entries as they were read.)
+  @Test func whatAStoreKeepsOfAKeyHoldsNoEntries() async throws {
+    let folder = temporaryStoreFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let store = try FolderKeyStore(folder: folder)
+    let writer = try FolderKeyStore(folder: folder)
+    _ = await writer.write([KeyWrite(key: "k", epoch: 1, entries: (1...10).map(entry))])
+    let claimed = try await store.claim("k", owner: "a")
+    #expect(claimed.entries.count == 10)
+    let reader = try FolderKeyStore(folder: folder)
+    #expect(try await reader.exists("k"))
+    for kept in [store, writer, reader] {
+      let place = kept.place(of: "k")
+      let summary = try #require(place.summaries[place.folder])
+      #expect(summary.entries.isEmpty && summary.snapshot == nil && !summary.isWhole)
+      #expect(summary.last == 10)
+    }
+  }
+}

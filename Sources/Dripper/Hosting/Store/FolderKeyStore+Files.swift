@@ -112,8 +112,10 @@ extension FolderKeyStore {
       }
       bytes.removeLast(bytes.count - count)
       let contents = FolderKeyLog.read(bytes).mapError { JournalError("\(logPath): \($0.message)") }
-      if case .success(let read) = contents, read.length == bytes.count, read.written {
-        summaries[folder] = read
+      if case .success(var summary) = contents, summary.length == bytes.count, summary.written {
+        // What a write checks, without the entries: a summary a key, kept for many keys.
+        (summary.entries, summary.snapshot, summary.isWhole) = ([], nil, false)
+        summaries[folder] = summary
       }
       return contents
     }
