@@ -230,3 +230,25 @@ extension FolderKeyStoreTests {
     }
   }
 }
+
+extension FolderKeyStoreTests {
+  /// A key whose log cannot be read is listed with its reminder, as its file names it, and the
+  /// other keys' reminders with it: the host that wakes it says why it fails. (The listing threw,
+  /// and no key's reminder fired.)
+  @Test func aKeyItCannotReadDoesNotStopTheReminders() async throws {
+    let folder = temporaryStoreFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let store = try FolderKeyStore(folder: folder)
+    let dues = [Date(timeIntervalSince1970: 1_000.25), Date(timeIntervalSince1970: -5)]
+    for (key, due) in zip(["damaged", "fine"], dues) {
+      _ = await store.write([KeyWrite(key: key, epoch: 1, entries: [entry(1)], reminder: due)])
+    }
+    let path = store.logPath(of: "damaged")
+    let newer = Array("dripper key log 2\n".utf8) + bytes(at: path).dropFirst(18)
+    try Data(newer).write(to: URL(fileURLWithPath: path))
+    let listed = try await FolderKeyStore(folder: folder).reminders(
+      dueBy: Date(timeIntervalSince1970: 2_000), limit: 10)
+    #expect(
+      listed == [StoredReminder(key: "fine", due: dues[1]), StoredReminder(key: "damaged", due: dues[0])])
+  }
+}

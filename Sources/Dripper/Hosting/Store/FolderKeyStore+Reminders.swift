@@ -26,6 +26,13 @@ extension FolderKeyStore {
     return hex + "-" + name
   }
 
+  /// The due time a reminder's file is named by.
+  static func due(inName name: String) -> Date? {
+    guard let ordered = UInt64(name.prefix(16), radix: 16) else { return nil }
+    let bits = ordered & (1 << 63) != 0 ? ordered & ~(1 << 63) : ~ordered
+    return Date(timeIntervalSince1970: Double(bitPattern: bits))
+  }
+
   /// The reminders due, blocking: on the store's threads.
   func remindersNow(dueBy date: Date, after: StoredReminder?, limit: Int) -> Result<
     [StoredReminder], JournalError
@@ -61,8 +68,11 @@ extension FolderKeyStore {
           }
           return .success(())
         }
-      case .failure(let error):
-        return .failure(error)
+      case .failure:
+        // A log this store cannot read (damaged, or a later version's): listed as its file says,
+        // so that the host that wakes the key reports why it fails, and other keys' reminders
+        // still fire.
+        if let due = Self.due(inName: name) { listed.append(StoredReminder(key: key, due: due)) }
       }
     }
     return .success(listed)
