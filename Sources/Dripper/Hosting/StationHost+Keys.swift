@@ -84,6 +84,11 @@ extension StationHost {
   static func openIndex(of folder: FolderStorage<State, Action>) throws(HostError) -> DurableValue<
     ReminderIndex
   > {
+    if HostFolder.kind(of: folder.path + "/" + FolderKeyStore.marker) == .other {
+      throw .hostStorage(
+        "\(folder.path): a FolderKeyStore's folder; a host keeps its keys there with .store(FolderKeyStore(folder:), …)"
+      )
+    }
     var current = folder.path.hasPrefix("/") ? "" : "."
     for component in folder.path.split(separator: "/") {
       current += "/" + component

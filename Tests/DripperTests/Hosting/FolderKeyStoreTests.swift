@@ -252,3 +252,40 @@ extension FolderKeyStoreTests {
       listed == [StoredReminder(key: "fine", due: dues[1]), StoredReminder(key: "damaged", due: dues[0])])
   }
 }
+
+extension FolderKeyStoreTests {
+  /// A store and a host's own folder are never one folder: each refuses the other's, in one line,
+  /// and leaves it as it is; a store of a later layout is refused too.
+  @Test func aStoreAndAHostsFolderRefuseEachOther() async throws {
+    let hostFolder = temporaryStoreFolder()
+    let storeFolder = temporaryStoreFolder()
+    defer {
+      try? FileManager.default.removeItem(atPath: hostFolder)
+      try? FileManager.default.removeItem(atPath: storeFolder)
+    }
+    let host = try StationHost<String, Account>(storage: .folder(hostFolder, codec: .json)) { _ in
+      Account.State()
+    } dripper: { _ in
+      Account()
+    }
+    await host.pour(.deposit(1), to: "k").finish()
+    await host.close()
+    let hostFiles = try FileManager.default.subpathsOfDirectory(atPath: hostFolder).sorted()
+    #expect(throws: JournalError.self) { try FolderKeyStore(folder: hostFolder) }
+    #expect(try FileManager.default.subpathsOfDirectory(atPath: hostFolder).sorted() == hostFiles)
+
+    _ = try FolderKeyStore(folder: storeFolder)
+    let refusal = #expect(throws: HostError.self) {
+      try StationHost<String, Account>(storage: .folder(storeFolder, codec: .json)) { _ in
+        Account.State()
+      } dripper: { _ in
+        Account()
+      }
+    }
+    #expect(refusal.map { "\($0)".contains("FolderKeyStore") } == true, "\(String(describing: refusal))")
+    try Data("dripper key store 2\n".utf8).write(
+      to: URL(fileURLWithPath: storeFolder + "/" + FolderKeyStore.marker))
+    let later = #expect(throws: JournalError.self) { try FolderKeyStore(folder: storeFolder) }
+    #expect(later?.message.contains("another layout") == true)
+  }
+}

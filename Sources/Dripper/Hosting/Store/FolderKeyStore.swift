@@ -57,8 +57,13 @@ public struct FolderKeyStore: KeyStore {
   /// The largest key log read: a larger one is refused (a host snapshots long before).
   static let largestLog = 256 << 20
 
-  /// A store in `folder`, made if missing (with its parents); a path that is not a folder is
-  /// refused.
+  /// The file that marks a folder as a store's, and the version of its layout.
+  static let marker = "dripper-key-store"
+  static let markerContents = Array("dripper key store 1\n".utf8)
+
+  /// A store in `folder`, made if missing (with its parents). A path that is not a folder is
+  /// refused, and so is a folder that holds keys but is not a store's (a host's own folder), or
+  /// a store of a later layout: each in one line, and left as it is.
   public init(folder: String) throws(JournalError) {
     var path = folder
     while path.count > 1, path.hasSuffix("/") { path.removeLast() }
@@ -67,6 +72,23 @@ public struct FolderKeyStore: KeyStore {
     for component in path.split(separator: "/") {
       current += "/" + component
       if let failure = AtomicFile.makeDirectory(current) { throw JournalError(current, failure) }
+    }
+    let marker = path + "/" + Self.marker
+    switch AtomicFile.contents(at: marker, limit: 1 << 10) {
+    case .success(let bytes?):
+      guard bytes == Self.markerContents else {
+        throw JournalError("\(path): a key store of another layout (\(marker) says something else): refused")
+      }
+    case .success(nil):
+      for child in ["keys", "reminders"] where HostFolder.kind(of: path + "/" + child) != .missing {
+        throw JournalError(
+          "\(path): it holds \(child)/ but is not a key store's folder (a host's own folder?): refused")
+      }
+      if let failure = AtomicFile.replace(at: marker, with: Self.markerContents) {
+        throw JournalError(marker, failure)
+      }
+    case .failure(let failure):
+      throw JournalError(marker, failure)
     }
     for child in ["keys", "reminders"] {
       if let failure = AtomicFile.makeDirectory(path + "/" + child) {
