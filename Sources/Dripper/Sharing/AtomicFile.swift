@@ -217,16 +217,10 @@ package enum AtomicFile {
   /// killed mid-write): those whose process number is no running process. A live writer's is
   /// left alone.
   private static func removeAbandonedTemporaries(of name: String, in directory: String) {
-    guard let stream = opendir(directory.isEmpty ? "." : directory) else { return }
-    defer { closedir(stream) }
+    guard let names = names(in: directory.isEmpty ? "." : directory) else { return }
     let prefix = "." + name + ".tmp-"
     var abandoned: [String] = []
-    while let entry = readdir(stream) {
-      // Read in place, up to its end: a copy of the whole `d_name` field would read past the
-      // end of a short entry (AddressSanitizer reported it).
-      let nameOffset = MemoryLayout<dirent>.offset(of: \.d_name)!
-      let entryName = String(
-        cString: UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self))
+    for entryName in names {
       guard entryName.hasPrefix(prefix) else { continue }
       let rest = entryName.dropFirst(prefix.count)
       guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]), pid > 0 else { continue }
@@ -239,6 +233,22 @@ package enum AtomicFile {
         unlink(directory + entryName)
       }
     }
+  }
+
+  /// The names of the entries of the directory at `path`, `.` and `..` among them; `nil` if it
+  /// cannot be opened (`errno` says why).
+  static func names(in path: String) -> [String]? {
+    guard let stream = opendir(path) else { return nil }
+    defer { closedir(stream) }
+    var names: [String] = []
+    // Read in place, up to its end: a copy of the whole `d_name` field would read past the end
+    // of a short entry (AddressSanitizer reported it).
+    let nameOffset = MemoryLayout<dirent>.offset(of: \.d_name)!
+    while let entry = readdir(stream) {
+      names.append(
+        String(cString: UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self)))
+    }
+    return names
   }
 
   /// The file a chain of symbolic links at `path` leads to (even one that does not exist yet), or

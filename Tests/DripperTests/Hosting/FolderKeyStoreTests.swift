@@ -4,10 +4,6 @@ import Testing
 
 @testable import Dripper
 
-private func temporaryStoreFolder() -> String {
-  NSTemporaryDirectory() + "folder-key-store-\(UUID().uuidString)"
-}
-
 private func bytes(at path: String) -> [UInt8] {
   (try? Array(Data(contentsOf: URL(fileURLWithPath: path)))) ?? []
 }
@@ -19,8 +15,8 @@ private func entry(_ sequence: UInt64) -> StoredEntry {
 @Suite struct FolderKeyStoreTests {
   /// The folder store keeps every promise the conformance suite checks, as PostgreSQL's does.
   @Test func theFolderStorePassesTheConformanceSuite() async throws {
-    let folder = temporaryStoreFolder()
-    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let scratch = ScratchDirectory()
+    let folder = scratch.file("store")
     #expect(await KeyStoreConformance.failures(of: try FolderKeyStore(folder: folder)) == [])
   }
 
@@ -28,8 +24,8 @@ private func entry(_ sequence: UInt64) -> StoredEntry {
   /// writes it, the other's pour is refused as held elsewhere, and nothing forks. A host on a
   /// third store reads the key back, its snapshots and request ids with it.
   @Test func twoHostsOnOneFolderNeverBothWriteAKey() async throws {
-    let folder = temporaryStoreFolder()
-    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let scratch = ScratchDirectory()
+    let folder = scratch.file("store")
     let a = try storeHost(FolderKeyStore(folder: folder), node: "a")
     let b = try storeHost(FolderKeyStore(folder: folder), node: "b")
     try await expectTheLastClaimWrites(a, b)
@@ -48,8 +44,8 @@ private func entry(_ sequence: UInt64) -> StoredEntry {
   /// A write cut off by a crash (part of its record at the end of the log) was never
   /// acknowledged: the key reads as before, and the next write takes its place.
   @Test func aTornWriteAtTheEndIsCutOff() async throws {
-    let folder = temporaryStoreFolder()
-    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let scratch = ScratchDirectory()
+    let folder = scratch.file("store")
     let store = try FolderKeyStore(folder: folder)
     let claimed = try await store.claim("k", owner: "a")
     #expect(
@@ -74,8 +70,8 @@ private func entry(_ sequence: UInt64) -> StoredEntry {
   /// A log damaged in the middle, a log of a later version, and a link where a key's folder or
   /// log should be are each refused in one line and left as they are.
   @Test func aLogItCannotTrustIsRefusedAndLeftAsItIs() async throws {
-    let folder = temporaryStoreFolder()
-    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let scratch = ScratchDirectory()
+    let folder = scratch.file("store")
     let store = try FolderKeyStore(folder: folder)
     for key in ["damaged", "newer", "linked"] {
       let claimed = try await store.claim(key, owner: "a")
@@ -113,8 +109,8 @@ private func entry(_ sequence: UInt64) -> StoredEntry {
 
   /// A snapshot writes the log again, renamed over the old one: the log keeps its mode.
   @Test func aSnapshotKeepsTheLogsMode() async throws {
-    let folder = temporaryStoreFolder()
-    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let scratch = ScratchDirectory()
+    let folder = scratch.file("store")
     let store = try FolderKeyStore(folder: folder)
     let claimed = try await store.claim("k", owner: "a")
     _ = await store.write([KeyWrite(key: "k", epoch: claimed.epoch, entries: [entry(1), entry(2)])])
@@ -133,8 +129,8 @@ private func entry(_ sequence: UInt64) -> StoredEntry {
   /// A reminder's file whose key no longer names that reminder (a crash between the two writes)
   /// is not listed, and is removed; the key's own reminder is listed.
   @Test func aStaleReminderFileIsSkippedAndRemoved() async throws {
-    let folder = temporaryStoreFolder()
-    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let scratch = ScratchDirectory()
+    let folder = scratch.file("store")
     let store = try FolderKeyStore(folder: folder)
     let due = Date(timeIntervalSince1970: 1_000)
     let claimed = try await store.claim("k", owner: "a")
@@ -155,8 +151,8 @@ extension FolderKeyStoreTests {
   /// the store must not need those same threads to do it. (On the host's pool, 300 keys held its
   /// 64 threads waiting, and the pours never finished.)
   @Test func manyKeysSnapshottingAtOnceAllFinish() async throws {
-    let folder = temporaryStoreFolder()
-    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let scratch = ScratchDirectory()
+    let folder = scratch.file("store")
     let host = try storeHost(FolderKeyStore(folder: folder), snapshotEvery: 1)
     let keys = (0..<300).map { "k\($0)" }
     // Raced against a bounded timeout, outside any group: a group would wait for stuck pours.
@@ -190,8 +186,8 @@ extension FolderKeyStoreTests {
   /// and begins alike. Another store's claim and snapshot write the log again to the very length
   /// the first store saw: the first store's write at its old epoch is still refused.
   @Test func aLogWrittenAgainToTheSameLengthIsReadAgain() async throws {
-    let folder = temporaryStoreFolder()
-    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let scratch = ScratchDirectory()
+    let folder = scratch.file("store")
     let a = try FolderKeyStore(folder: folder)
     let b = try FolderKeyStore(folder: folder)
     let first = StoredEntry(sequence: 1, schema: 1, bytes: Array("one".utf8))
@@ -213,8 +209,8 @@ extension FolderKeyStoreTests {
   /// What a store keeps of a key it read whole is what a write checks, never the entries or the
   /// snapshot: it keeps a summary for many keys. (It kept every key's entries as they were read.)
   @Test func whatAStoreKeepsOfAKeyHoldsNoEntries() async throws {
-    let folder = temporaryStoreFolder()
-    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let scratch = ScratchDirectory()
+    let folder = scratch.file("store")
     let store = try FolderKeyStore(folder: folder)
     let writer = try FolderKeyStore(folder: folder)
     _ = await writer.write([KeyWrite(key: "k", epoch: 1, entries: (1...10).map(entry))])
@@ -236,8 +232,8 @@ extension FolderKeyStoreTests {
   /// other keys' reminders with it: the host that wakes it says why it fails. (The listing threw,
   /// and no key's reminder fired.)
   @Test func aKeyItCannotReadDoesNotStopTheReminders() async throws {
-    let folder = temporaryStoreFolder()
-    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let scratch = ScratchDirectory()
+    let folder = scratch.file("store")
     let store = try FolderKeyStore(folder: folder)
     let dues = [Date(timeIntervalSince1970: 1_000.25), Date(timeIntervalSince1970: -5)]
     for (key, due) in zip(["damaged", "fine"], dues) {
@@ -257,12 +253,8 @@ extension FolderKeyStoreTests {
   /// A store and a host's own folder are never one folder: each refuses the other's, in one line,
   /// and leaves it as it is; a store of a later layout is refused too.
   @Test func aStoreAndAHostsFolderRefuseEachOther() async throws {
-    let hostFolder = temporaryStoreFolder()
-    let storeFolder = temporaryStoreFolder()
-    defer {
-      try? FileManager.default.removeItem(atPath: hostFolder)
-      try? FileManager.default.removeItem(atPath: storeFolder)
-    }
+    let scratch = ScratchDirectory()
+    let (hostFolder, storeFolder) = (scratch.file("host"), scratch.file("store"))
     let host = try StationHost<String, Account>(storage: .folder(hostFolder, codec: .json)) { _ in
       Account.State()
     } dripper: { _ in

@@ -20,10 +20,7 @@ extension FolderKeyStore {
   static func reminderName(due: Date, place name: String) -> String {
     let bits = due.timeIntervalSince1970.bitPattern
     let ordered = bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
-    var digits: [UInt8] = []
-    JournalLine.appendHex(ordered, to: &digits)
-    let hex = String(repeating: "0", count: 16 - digits.count) + String(decoding: digits, as: UTF8.self)
-    return hex + "-" + name
+    return hex16(ordered) + "-" + name
   }
 
   /// The due time a reminder's file is named by.
@@ -80,15 +77,9 @@ extension FolderKeyStore {
 
   /// The names in `folder`, hidden ones left out.
   private static func names(in folder: String) -> Result<[String], JournalError> {
-    guard let stream = opendir(folder) else { return .failure(JournalError(folder, .init(code: errno))) }
-    defer { closedir(stream) }
-    var names: [String] = []
-    let nameOffset = MemoryLayout<dirent>.offset(of: \.d_name)!
-    while let entry = readdir(stream) {
-      let name = String(
-        cString: UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self))
-      if !name.hasPrefix(".") { names.append(name) }
+    guard let names = AtomicFile.names(in: folder) else {
+      return .failure(JournalError(folder, .init(code: errno)))
     }
-    return .success(names)
+    return .success(names.filter { !$0.hasPrefix(".") })
   }
 }

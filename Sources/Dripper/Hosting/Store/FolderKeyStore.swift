@@ -32,7 +32,8 @@
 /// to hand a key over. Several processes may share the folder on one machine, or on a file system
 /// whose `flock` works across machines.
 ///
-/// **The folder.** `keys/AB/CD/NAME/log` a key, named as a host's folder names its keys (the
+/// **The folder.** `dripper-key-store`, which marks it a store's and names its layout's version;
+/// `keys/AB/CD/NAME/log` a key, named as a host's folder names its keys (the
 /// two levels from a hash of the key's bytes; a long key's folder named by the hash, with the key
 /// in a `key` file to check); and `reminders/`, a file a key with a reminder, named by its due
 /// time and the key's folder, that ``reminders(dueBy:after:limit:)`` lists without reading every
@@ -227,15 +228,20 @@ public struct FolderKeyStore: KeyStore {
   func place(of key: String) -> Place {
     var hash = FNV1a()
     hash.add(key.utf8)
-    var digits: [UInt8] = []
-    JournalLine.appendHex(hash.value, to: &digits)
-    let hex = String(repeating: "0", count: 16 - digits.count) + String(decoding: digits, as: UTF8.self)
+    let hex = Self.hex16(hash.value)
     let escaped = KeyFolder.name(of: key)
     let levels = (hex.prefix(2), hex.dropFirst(2).prefix(2))
     let name = escaped.utf8.count <= KeyFolder.longestName ? escaped : "h" + hex
     return Place(
       folder: "\(folder)/keys/\(levels.0)/\(levels.1)/\(name)", name: "\(levels.0)\(levels.1)\(name)",
       key: key, summaries: summaries)
+  }
+
+  /// `value` as 16 hexadecimal digits, zeros first: names that sort as the numbers do.
+  static func hex16(_ value: UInt64) -> String {
+    var digits: [UInt8] = []
+    JournalLine.appendHex(value, to: &digits)
+    return String(repeating: "0", count: 16 - digits.count) + String(decoding: digits, as: UTF8.self)
   }
 
   /// Runs `body` on the store's threads, and returns what it returns.
