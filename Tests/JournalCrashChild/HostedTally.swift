@@ -33,20 +33,23 @@ public struct HostedTally: Dripper {
   public static func host(at directory: String, node: String, inStore: Bool = false) throws(HostError)
     -> StationHost<String, HostedTally>
   {
-    let storage: HostStorage<State, Action>
-    if inStore {
-      do {
-        storage = .store(try FolderKeyStore(folder: directory), codec: .json, node: node)
-      } catch {
-        throw .hostStorage(error.message)
-      }
-    } else {
-      storage = .folder(directory, codec: .json, node: node)
-    }
-    return try StationHost(storage: storage) { _ in
+    try StationHost(storage: .json(in: directory, node: node, inStore: inStore)) { _ in
       State()
     } dripper: { _ in
       HostedTally()
+    }
+  }
+}
+
+extension HostStorage where State: Codable, Action: Codable {
+  /// JSON in `directory`, as node `node`: a host's own folder, or, `inStore`, a ``FolderKeyStore``
+  /// there — the two storages the child processes' tests run against.
+  public static func json(in directory: String, node: String, inStore: Bool) throws(HostError) -> Self {
+    guard inStore else { return .folder(directory, codec: .json, node: node) }
+    do {
+      return .store(try FolderKeyStore(folder: directory), codec: .json, node: node)
+    } catch {
+      throw .hostStorage(error.message)
     }
   }
 }

@@ -18,7 +18,9 @@ enum JournalCrashChildMain {
     if arguments.count >= 4, arguments[1] == "host", let keys = Int(arguments[3]) {
       await host(arguments[2], keys: keys, inStore: arguments.dropFirst(4).first == "store")
     }
-    if arguments.count == 3, arguments[1] == "host-full" { await hostOnAFullDisk(arguments[2]) }
+    if (3...4).contains(arguments.count), arguments[1] == "host-full" {
+      await hostOnAFullDisk(arguments[2], inStore: arguments.dropFirst(3).first == "store")
+    }
     if arguments.count == 5, arguments[1] == "race", let offset = Int(arguments[4]) {
       await race(arguments[2], node: arguments[3], offset: offset)
     }
@@ -71,18 +73,19 @@ enum JournalCrashChildMain {
     }
   }
 
-  /// `JournalCrashChild host-full DIRECTORY`: a host of notes whose files may not grow past 256 KiB
+  /// `JournalCrashChild host-full DIRECTORY [store]`: a host of notes (in a `FolderKeyStore` in
+  /// DIRECTORY, with `store`) whose files may not grow past 256 KiB
   /// (`RLIMIT_FSIZE`, SIGXFSZ ignored: a write past it fails with EFBIG, as on a full disk). It asks
   /// for 12 notes of 40 KB to key `big`, each followed by a small one to key `small`, and writes
   /// `ack KEY N` for each note acknowledged, `fail KEY N` for each refused, and what the notes'
   /// effects tell (`told KEY N`); then `done`, and waits to be killed.
-  static func hostOnAFullDisk(_ directory: String) async -> Never {
+  static func hostOnAFullDisk(_ directory: String, inStore: Bool) async -> Never {
     var limit = rlimit(rlim_cur: 256 * 1_024, rlim_max: 256 * 1_024)
     guard setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit) == 0 else { fail("error: setrlimit: \(errno)") }
     signal(SIGXFSZ, SIG_IGN)
     let host: StationHost<String, HostedNotes>
     do {
-      host = try StationHost(storage: .folder(directory, codec: .json, node: "child")) { _ in
+      host = try StationHost(storage: .json(in: directory, node: "child", inStore: inStore)) { _ in
         HostedNotes.State()
       } dripper: { key in
         HostedNotes(key: key, tell: say)

@@ -13,10 +13,15 @@ import Testing
     /// A child whose files may not grow past 256 KiB asks for 12 notes of 40 KB to one key,
     /// interleaved with small ones to another, and is killed. Every note acknowledged is recovered,
     /// every note an effect told the world of is too, and the small key loses nothing. Before the
-    /// output gate, all 12 big notes were acknowledged and 6 of them lost.
-    @Test func aFullDiskAcknowledgesNothingItDidNotRecord() async throws {
+    /// output gate, all 12 big notes were acknowledged and 6 of them lost. The same holds of a
+    /// host in a ``FolderKeyStore``.
+    @Test(arguments: [false, true])
+    func aFullDiskAcknowledgesNothingItDidNotRecord(inStore: Bool) async throws {
       let scratch = ScratchDirectory()
-      guard let child = ChildProcess("JournalCrashChild", arguments: ["host-full", scratch.path]) else {
+      guard
+        let child = ChildProcess(
+          "JournalCrashChild", arguments: ["host-full", scratch.path] + (inStore ? ["store"] : []))
+      else {
         Issue.record("could not start JournalCrashChild beside the tests")
         return
       }
@@ -37,9 +42,8 @@ import Testing
       #expect(numbers("ack small") == Set(0..<12))
 
       let host = try StationHost<String, HostedNotes>(
-        storage: .folder(scratch.path, codec: .json, node: "check")
-      ) {
-        _ in
+        storage: .json(in: scratch.path, node: "check", inStore: inStore)
+      ) { _ in
         HostedNotes.State()
       } dripper: { key in
         HostedNotes(key: key) { _ in }
