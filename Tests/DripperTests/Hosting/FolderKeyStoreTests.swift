@@ -135,14 +135,16 @@ private func entry(_ sequence: UInt64) -> StoredEntry {
     let due = Date(timeIntervalSince1970: 1_000)
     let claimed = try await store.claim("k", owner: "a")
     _ = await store.write([KeyWrite(key: "k", epoch: claimed.epoch, entries: [entry(1)], reminder: due)])
-    let files = try FileManager.default.contentsOfDirectory(atPath: store.remindersPath)
-    #expect(files.count == 1)
+    let files = try FileManager.default.subpathsOfDirectory(atPath: store.remindersPath).sorted()
+    let name = try #require(files.last?.split(separator: "/").last)
+    #expect(files == [FolderKeyStore.bucket(of: name), FolderKeyStore.bucket(of: name) + "/" + name])
     // The same key, due earlier.
-    let staleName = "bf" + String(try #require(files.first).dropFirst(2))
-    try Data("k".utf8).write(to: URL(fileURLWithPath: store.remindersPath + "/" + staleName))
+    let staleName = "bf" + String(name.dropFirst(2))
+    #expect(store.writeReminder(named: staleName, key: "k") == nil)
     let listed = try await store.reminders(dueBy: Date(timeIntervalSince1970: 2_000), limit: 10)
     #expect(listed == [StoredReminder(key: "k", due: due)])
-    #expect(try FileManager.default.contentsOfDirectory(atPath: store.remindersPath) == files)
+    // The stale file is gone, and the folder it left empty with it.
+    #expect(try FileManager.default.subpathsOfDirectory(atPath: store.remindersPath).sorted() == files)
   }
 }
 
@@ -275,9 +277,43 @@ extension FolderKeyStoreTests {
       }
     }
     #expect(refusal.map { "\($0)".contains("FolderKeyStore") } == true, "\(String(describing: refusal))")
-    try Data("dripper key store 2\n".utf8).write(
-      to: URL(fileURLWithPath: storeFolder + "/" + FolderKeyStore.marker))
-    let later = #expect(throws: JournalError.self) { try FolderKeyStore(folder: storeFolder) }
-    #expect(later?.message.contains("another layout") == true)
+    // A later layout, and the first (reminders in one folder, never released).
+    for layout in [3, 1] {
+      try Data("dripper key store \(layout)\n".utf8).write(
+        to: URL(fileURLWithPath: storeFolder + "/" + FolderKeyStore.marker))
+      let other = #expect(throws: JournalError.self) { try FolderKeyStore(folder: storeFolder) }
+      #expect(other?.message.contains("another layout") == true)
+    }
+  }
+}
+
+extension FolderKeyStoreTests {
+  /// A listing of the reminders due reads the names of those due within days of its time, never
+  /// those of reminders due later: with 50, 100 and 200 keys due a month on, a listing of the ten
+  /// due now reads ten names each time. (Each sweep read the name of every reminder.)
+  @Test func listingTheRemindersDueReadsNoneDueLater() async throws {
+    let scratch = ScratchDirectory()
+    let store = try FolderKeyStore(folder: scratch.file("store"))
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    func write(_ keys: Range<Int>, prefix: String, due: (Int) -> Date) async throws {
+      let writes = keys.map {
+        KeyWrite(key: "\(prefix)\($0)", epoch: 1, entries: [entry(1)], reminder: due($0))
+      }
+      #expect(await store.write(writes).allSatisfy { $0 == nil })
+    }
+    try await write(0..<10, prefix: "due-") { now.addingTimeInterval(-Double($0)) }
+    var read: [Int] = []
+    var later = 0
+    for count in [50, 100, 200] {
+      try await write(later..<count, prefix: "later-") { now.addingTimeInterval(30 * 86_400 + Double($0)) }
+      later = count
+      let listing = try store.remindersNow(dueBy: now, after: nil, limit: 100).get()
+      #expect(listing.reminders.map(\.key).sorted() == (0..<10).map { "due-\($0)" }.sorted())
+      read.append(listing.namesRead)
+    }
+    #expect(read == [10, 10, 10])
+    // All of them, a month on.
+    let all = try await store.reminders(dueBy: now.addingTimeInterval(40 * 86_400), limit: 1_000)
+    #expect(all.count == 210)
   }
 }

@@ -10,7 +10,8 @@
   import Darwin
 #endif
 
-/// The reminders of a ``FolderKeyStore``: a file a key with a reminder, in `reminders/`.
+/// The reminders of a ``FolderKeyStore``: a file a key with a reminder, in a folder of
+/// `reminders/` by due time.
 extension FolderKeyStore {
   /// The folder of the reminders' files.
   var remindersFolder: String { folder + "/reminders" }
@@ -30,49 +31,103 @@ extension FolderKeyStore {
     return Date(timeIntervalSince1970: Double(bitPattern: bits))
   }
 
-  /// The reminders due, blocking: on the store's threads.
-  func remindersNow(dueBy date: Date, after: StoredReminder?, limit: Int) -> Result<
-    [StoredReminder], JournalError
-  > {
-    guard limit > 0 else { return .success([]) }
+  /// The folder in `reminders/` of a reminder's file: the first six digits of its name. Near
+  /// today's dates they span 2^18 seconds (about three days) of due times, so a listing reads the
+  /// names of the reminders due within days of its time, never those of reminders due later.
+  static func bucket(of name: some StringProtocol) -> String { String(name.prefix(6)) }
+
+  /// The path of a reminder's file.
+  func reminderPath(named name: String) -> String {
+    remindersFolder + "/" + Self.bucket(of: name) + "/" + name
+  }
+
+  /// Writes a reminder's file, holding `key`, its folder made if missing.
+  func writeReminder(named name: String, key: String) -> JournalError? {
+    let bucket = remindersFolder + "/" + Self.bucket(of: name)
+    let file = bucket + "/" + name
+    var failure: AtomicFile.Failure?
+    // A listing removes a folder it finds empty: made again if that happens between the two steps.
+    for _ in 0..<3 {
+      if let failure = AtomicFile.makeDirectory(bucket) { return JournalError(bucket, failure) }
+      guard HostFolder.kind(of: bucket) == .directory else {
+        return JournalError("\(bucket): it is not a directory")
+      }
+      failure = AtomicFile.replace(at: file, with: Array(key.utf8))
+      guard failure?.code == ENOENT else { break }
+    }
+    return failure.map { JournalError(file, $0) }
+  }
+
+  /// What a listing of due reminders found, and how many reminders' names it read to find them.
+  struct Listing {
+    var reminders: [StoredReminder] = []
+    var namesRead = 0
+  }
+
+  /// The reminders due, blocking: on the store's threads. It reads the folders of the reminders
+  /// due by `date`, in order, until it has `limit`.
+  func remindersNow(dueBy date: Date, after: StoredReminder?, limit: Int) -> Result<Listing, JournalError> {
+    var listing = Listing()
+    guard limit > 0 else { return .success(listing) }
     let bound = Self.reminderName(due: date, place: "~")
     let start = after.map { Self.reminderName(due: $0.due, place: place(of: $0.key).name) }
-    var names: [String]
+    let buckets: [String]
     switch Self.names(in: remindersFolder) {
-    case .success(let all): names = all
+    case .success(let names):
+      buckets = names.filter { name in
+        name.utf8.count == 6 && name <= Self.bucket(of: bound)
+          && start.map { name >= Self.bucket(of: $0) } ?? true
+      }.sorted()
     case .failure(let error): return .failure(error)
     }
-    names = names.filter { name in name.utf8.count > 17 && name <= bound && start.map { name > $0 } ?? true }
-    names.sort()
-    var listed: [StoredReminder] = []
-    for name in names where listed.count < limit {
-      let file = remindersFolder + "/" + name
-      guard case .success(let bytes?) = AtomicFile.contents(at: file, limit: 1 << 20) else { continue }
-      let key = String(decoding: bytes, as: UTF8.self)
-      let place = place(of: key)
-      guard Array(key.utf8) == bytes,
-        Self.reminderName(due: .distantPast, place: place.name).dropFirst(16) == name.dropFirst(16)
-      else { continue }
-      let current = place.exists() ? place.read().map(\.reminder) : .success(nil)
-      switch current {
-      case .success(let due?) where Self.reminderName(due: due, place: place.name) == name:
-        listed.append(StoredReminder(key: key, due: due))
-      case .success:
-        // Stale: removed under the key's lock, if its log still disagrees.
-        _ = place.locked(creating: false, whole: false) { log -> Result<Void, JournalError> in
-          if log.contents.reminder.map({ Self.reminderName(due: $0, place: place.name) }) != name {
-            unlink(file)
-          }
-          return .success(())
-        }
-      case .failure:
-        // A log this store cannot read (damaged, or a later version's): listed as its file says,
-        // so that the host that wakes the key reports why it fails, and other keys' reminders
-        // still fire.
-        if let due = Self.due(inName: name) { listed.append(StoredReminder(key: key, due: due)) }
+    for bucket in buckets where listing.reminders.count < limit {
+      let folder = remindersFolder + "/" + bucket
+      guard HostFolder.kind(of: folder) == .directory, var names = AtomicFile.names(in: folder) else {
+        continue
       }
+      names.removeAll { $0.hasPrefix(".") }
+      listing.namesRead += names.count
+      names = names.filter { name in name.utf8.count > 17 && name <= bound && start.map { name > $0 } ?? true
+      }
+      let listed = listing.reminders.count
+      for name in names.sorted() where listing.reminders.count < limit {
+        if let reminder = reminder(named: name, in: folder) { listing.reminders.append(reminder) }
+      }
+      // A folder that lists nothing may be empty (its stale files removed): removed if it is. A
+      // writer that finds it gone makes it again.
+      if listing.reminders.count == listed { rmdir(folder) }
     }
-    return .success(listed)
+    return .success(listing)
+  }
+
+  /// The reminder a file names, if its key agrees; a stale file (its key's reminder moved) is
+  /// removed under the key's lock.
+  private func reminder(named name: String, in folder: String) -> StoredReminder? {
+    let file = folder + "/" + name
+    guard case .success(let bytes?) = AtomicFile.contents(at: file, limit: 1 << 20) else { return nil }
+    let key = String(decoding: bytes, as: UTF8.self)
+    let place = place(of: key)
+    guard Array(key.utf8) == bytes,
+      Self.reminderName(due: .distantPast, place: place.name).dropFirst(16) == name.dropFirst(16)
+    else { return nil }
+    let current = place.exists() ? place.read().map(\.reminder) : .success(nil)
+    switch current {
+    case .success(let due?) where Self.reminderName(due: due, place: place.name) == name:
+      return StoredReminder(key: key, due: due)
+    case .success:
+      _ = place.locked(creating: false, whole: false) { log -> Result<Void, JournalError> in
+        if log.contents.reminder.map({ Self.reminderName(due: $0, place: place.name) }) != name {
+          unlink(file)
+        }
+        return .success(())
+      }
+      return nil
+    case .failure:
+      // A log this store cannot read (damaged, or a later version's): listed as its file says,
+      // so that the host that wakes the key reports why it fails, and other keys' reminders
+      // still fire.
+      return Self.due(inName: name).map { StoredReminder(key: key, due: $0) }
+    }
   }
 
   /// The names in `folder`, hidden ones left out.

@@ -36,8 +36,8 @@
 /// `keys/AB/CD/NAME/log` a key, named as a host's folder names its keys (the
 /// two levels from a hash of the key's bytes; a long key's folder named by the hash, with the key
 /// in a `key` file to check); and `reminders/`, a file a key with a reminder, named by its due
-/// time and the key's folder, that ``reminders(dueBy:after:limit:)`` lists without reading every
-/// key. A key is compared byte for byte, as PostgreSQL's store compares it: `é` written composed
+/// time and the key's folder, in a folder of about three days of due times, so that
+/// ``reminders(dueBy:after:limit:)`` reads neither every key nor the reminders due later. A key is compared byte for byte, as PostgreSQL's store compares it: `é` written composed
 /// and decomposed are two keys.
 ///
 /// **Costs.** A write appends one record and syncs the file (~1.1 ms on the machine Dripper is
@@ -60,7 +60,10 @@ public struct FolderKeyStore: KeyStore {
 
   /// The file that marks a folder as a store's, and the version of its layout.
   static let marker = "dripper-key-store"
-  static let markerContents = Array("dripper key store 1\n".utf8)
+  static let markerContents = Array("dripper key store \(layout)\n".utf8)
+  /// The version of the folder's layout: 2 keeps reminders in folders by due time (1, flat, was
+  /// never released).
+  static let layout = 2
 
   /// A store in `folder`, made if missing (with its parents). A path that is not a folder is
   /// refused, and so is a folder that holds keys but is not a store's (a host's own folder), or
@@ -78,7 +81,9 @@ public struct FolderKeyStore: KeyStore {
     switch AtomicFile.contents(at: marker, limit: 1 << 10) {
     case .success(let bytes?):
       guard bytes == Self.markerContents else {
-        throw JournalError("\(path): a key store of another layout (\(marker) says something else): refused")
+        throw JournalError(
+          "\(path): a key store of another layout (\(marker) is not \"dripper key store \(Self.layout)\"): refused"
+        )
       }
     case .success(nil):
       for child in ["keys", "reminders"] where HostFolder.kind(of: path + "/" + child) != .missing {
@@ -164,7 +169,8 @@ public struct FolderKeyStore: KeyStore {
     -> [StoredReminder]
   {
     let store = self
-    return try await blocking { store.remindersNow(dueBy: date, after: after, limit: limit) }.get()
+    return try await blocking { store.remindersNow(dueBy: date, after: after, limit: limit).map(\.reminders) }
+      .get()
   }
 
   // MARK: - Writing
@@ -197,11 +203,10 @@ public struct FolderKeyStore: KeyStore {
       // The reminder's file first: a crash before the log is written leaves a file the listing
       // removes, never a reminder without its file.
       let moved = write.reminder != contents.reminder
-      if moved, let due = write.reminder {
-        let file = remindersFolder + "/" + Self.reminderName(due: due, place: place.name)
-        if let failure = AtomicFile.replace(at: file, with: Array(write.key.utf8)) {
-          return .failure(JournalError(file, failure))
-        }
+      if moved, let due = write.reminder,
+        let error = writeReminder(named: Self.reminderName(due: due, place: place.name), key: write.key)
+      {
+        return .failure(error)
       }
       var next = contents
       (next.epoch, next.last, next.reminder, next.written) = (epoch, last, write.reminder, true)
@@ -210,7 +215,7 @@ public struct FolderKeyStore: KeyStore {
         ? log.append(FolderKeyLog.writeRecord(write), leaving: next) : log.rewrite(with: write, leaving: next)
       if let error { return .failure(error) }
       if moved, let old = contents.reminder {
-        unlink(remindersFolder + "/" + Self.reminderName(due: old, place: place.name))
+        unlink(reminderPath(named: Self.reminderName(due: old, place: place.name)))
       }
       return .success(())
     }
