@@ -27,7 +27,7 @@
 /// function call.
 ///
 /// A path through several cases is written as TCA's key path is, after `CasePath`: each name after
-/// the first is a case path declared on the case before it (see ``subscript(dynamicMember:)``).
+/// the first is a case path declared on the case before it (see ``subscript(dynamicMember:)->CasePath<Root,Next>``).
 ///
 /// ```swift
 /// await store.receive(CasePath.recordingMemo.presented.delegate.didFinish.success)   // TCA: \.recordingMemo.presented.delegate.didFinish.success

@@ -112,3 +112,38 @@ extension PourByPathTests {
     }
   }
 }
+
+/// A sign-in form whose view sends its bindings.
+private struct SignIn: Dripper {
+  struct State: Equatable, Sendable {
+    var email = ""
+    var remember = false
+  }
+  enum Action: Sendable {
+    case view(View)
+    enum View: BindableAction, Sendable {
+      case binding(BindingAction<State>)
+      var binding: BindingAction<State>? { if case .binding(let action) = self { action } else { nil } }
+    }
+  }
+  var body: some DripperOf<Self> { BindingDripper(action: .view) }
+}
+
+extension CasePath<SignIn.Action, SignIn.Action.View> {
+  fileprivate static var view: Self { Self(SignIn.Action.view) }
+}
+
+extension PourByPathTests {
+  /// TCA's `store.send(\.view.binding.email, "x")`: the path to one field's binding, poured with a
+  /// value; it extracts the value of a binding of that field, and nothing from another's.
+  @Test func aBindingsPathNamesOneField() async {
+    let email = CasePath.view.binding.email
+    #expect(email.extract(.view(.set(\.email, "blob@pointfree.co"))) == "blob@pointfree.co")
+    #expect(email.extract(.view(.set(\.remember, true))) == nil)
+    #expect(CasePath.view.binding.remember.extract(email.embed("x")) == nil)
+
+    let station = TestStation(initialState: SignIn.State()) { SignIn() }
+    await station.pour(CasePath.view.binding.email, "blob@pointfree.co") { $0.email = "blob@pointfree.co" }
+    await station.pour(CasePath.view.binding.remember, true) { $0.remember = true }
+  }
+}
