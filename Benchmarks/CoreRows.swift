@@ -12,22 +12,34 @@ import DripperDistributed
 /// Every row of the benchmark, in the order printed.
 func allRows(_ options: BenchmarkOptions) async -> [Row] {
   var rows: [Row] = []
-  if options.includes("core") { rows += await coreRows(options) }
-  if options.includes("composition") { rows += await compositionRows(options) }
-  if options.includes("effects") { rows += await effectRows(options) }
-  if options.includes("dependencies") { rows += await dependencyRows(options) }
-  if options.includes("observation") { rows += await observationRows(options) }
-  if options.includes("entities") { rows += await entityRows(options) }
-  if options.includes("sharing") { rows += await sharingRows(options) }
-  if options.includes("commit") { rows += await commitRows(options) }
-  if options.includes("journal") { rows += await journalRows(options) }
-  if options.includes("producers") { rows += await producerRows(options) }
-  if options.includes("hosting") { rows += await hostingRows(options) }
-  if options.includes("distributed") { rows += await distributedRows(options) }
-  // Minutes: only when asked for by name.
-  if options.filter?.contains("scale") == true { rows += await keysAtScaleRows(options) }
+  for group in rowGroups where options.includes(group) { rows += await group.rows(options) }
   return rows
 }
+
+/// A group of rows, named as `--filter` names it.
+struct RowGroup: Sendable {
+  let name: String
+  /// Minutes long: run only when the filter names it.
+  var onlyByName = false
+  let rows: @Sendable (BenchmarkOptions) async -> [Row]
+}
+
+/// Every group, in the order they run.
+let rowGroups = [
+  RowGroup(name: "core", rows: coreRows),
+  RowGroup(name: "composition", rows: compositionRows),
+  RowGroup(name: "effects", rows: effectRows),
+  RowGroup(name: "dependencies", rows: dependencyRows),
+  RowGroup(name: "observation", rows: observationRows),
+  RowGroup(name: "entities", rows: entityRows),
+  RowGroup(name: "sharing", rows: sharingRows),
+  RowGroup(name: "commit", rows: commitRows),
+  RowGroup(name: "journal", rows: journalRows),
+  RowGroup(name: "producers", rows: producerRows),
+  RowGroup(name: "hosting", rows: hostingRows),
+  RowGroup(name: "distributed", rows: distributedRows),
+  RowGroup(name: "scale", onlyByName: true, rows: keysAtScaleRows),
+]
 
 /// The counter of the core benchmarks: the smallest useful feature.
 struct BenchCounter: Dripper {

@@ -21,7 +21,7 @@ func blackHole<T>(_ value: T) {
 struct BenchmarkOptions {
   /// Fewer operations and repetitions: a smoke test that the benchmark still runs.
   var quick = false
-  /// Only rows whose group or name contains this text.
+  /// Only the groups of rows whose name contains this text (`scale` only when it names it).
   var filter: String?
 
   /// Run the soak for this many seconds instead of the rows.
@@ -53,6 +53,16 @@ struct BenchmarkOptions {
         return .failure(OptionError("unknown option '\(argument.prefix(40))'"))
       }
     }
+    if let filter = options.filter, !rowGroups.contains(where: options.includes) {
+      if filter.localizedStandardContains("postgres") {
+        return .failure(
+          OptionError(
+            "the PostgreSQL rows are a package of their own: in Integrations/DripperPostgres, swift run -c release dripper-postgres-bench"
+          ))
+      }
+      let names = rowGroups.map(\.name).joined(separator: ", ")
+      return .failure(OptionError("no group of rows matches '\(filter.prefix(40))' (the groups: \(names))"))
+    }
     return .success(options)
   }
 
@@ -61,9 +71,9 @@ struct BenchmarkOptions {
 
   var repetitions: Int { quick ? 1 : 5 }
 
-  func includes(_ group: String) -> Bool {
-    guard let filter else { return true }
-    return group.localizedStandardContains(filter)
+  func includes(_ group: RowGroup) -> Bool {
+    guard let filter else { return !group.onlyByName }
+    return group.onlyByName ? filter.contains(group.name) : group.name.localizedStandardContains(filter)
   }
 }
 
