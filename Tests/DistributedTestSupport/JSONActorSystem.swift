@@ -76,7 +76,7 @@ public final class JSONActorSystem: DistributedActorSystem, Sendable {
   private let nextNumber = Atomic<UInt64>(1)
   private let types = Lock<[String: Any.Type]>([:])
   /// The last substitutions read, and their types: most calls to a node are to one generic actor.
-  private let lastSubstitutions = Lock<(names: [String], types: [Any.Type])>(([], []))
+  private let lastSubstitutions = Lock<(names: [[UInt8]], types: [Any.Type])>(([], []))
 
   /// What runs a call on a local actor, kept without keeping the actor.
   private struct Registered: Sendable {
@@ -156,10 +156,15 @@ public final class JSONActorSystem: DistributedActorSystem, Sendable {
   public func callFrame(_ invocation: JSONInvocationEncoder, to actor: NodeActorID, target: RemoteCallTarget)
     -> Data
   {
-    let call = Call(
-      actor: actor, target: target.identifier, substitutions: invocation.substitutions,
-      arguments: invocation.arguments)
-    return Data(call.bytes)
+    var writer = FrameWriter(capacity: 128 + target.identifier.utf8.count + invocation.arguments.bytes.count)
+    writer.append(actor.node)
+    writer.append(actor.number)
+    writer.append(target.identifier)
+    writer.append(UInt64(invocation.substitutions.count))
+    for substitution in invocation.substitutions { writer.append(substitution) }
+    writer.append(UInt64(invocation.argumentCount))
+    writer.append(fields: invocation.arguments)
+    return Data(writer.bytes)
   }
 
   /// A decoder of the call a frame carries, and the actor it calls: what the callee reads.
@@ -187,11 +192,15 @@ public final class JSONActorSystem: DistributedActorSystem, Sendable {
     return decoder
   }
 
-  /// The types of a call's generic substitutions.
-  func types(named names: [String]) throws -> [Any.Type] {
-    if let types = lastSubstitutions.withLock({ $0.names == names ? $0.types : nil }) { return types }
-    let types = try names.map(type(named:))
-    lastSubstitutions.withLock { $0 = (names, types) }
+  /// The types of a call's generic substitutions, by their mangled names' bytes: the last call's
+  /// are compared without making strings, since most calls to a node are to one generic actor.
+  func types(named names: [ArraySlice<UInt8>]) throws -> [Any.Type] {
+    let cached = lastSubstitutions.withLock { last in
+      last.names.elementsEqual(names, by: { $0.elementsEqual($1) }) ? last.types : nil
+    }
+    if let cached { return cached }
+    let types = try names.map { try type(named: String(decoding: $0, as: UTF8.self)) }
+    lastSubstitutions.withLock { $0 = (names.map { Array($0) }, types) }
     return types
   }
 
@@ -237,44 +246,30 @@ public final class JSONActorSystem: DistributedActorSystem, Sendable {
 }
 
 /// A call as it crosses the wire: a frame of its actor, its target, its generic substitutions and
-/// its arguments, each as JSON.
+/// its arguments, each as JSON. What the callee reads; each part is a slice of the frame, made a
+/// string only when asked for.
 public struct Call: Sendable {
   /// The actor called.
   public let actor: NodeActorID
-  /// The mangled name of the function.
-  public let target: String
-  /// The mangled names of the generic arguments.
-  public let substitutions: [String]
+  private let targetBytes: ArraySlice<UInt8>
+  /// The mangled names of the generic arguments, as bytes.
+  let substitutionBytes: [ArraySlice<UInt8>]
   /// Each argument as JSON.
-  public let arguments: [[UInt8]]
+  public let arguments: [ArraySlice<UInt8>]
 
-  init(actor: NodeActorID, target: String, substitutions: [String], arguments: [[UInt8]]) {
-    self.actor = actor
-    self.target = target
-    self.substitutions = substitutions
-    self.arguments = arguments
-  }
+  /// The mangled name of the function.
+  public var target: String { String(decoding: targetBytes, as: UTF8.self) }
+
+  /// The mangled names of the generic arguments.
+  public var substitutions: [String] { substitutionBytes.map { String(decoding: $0, as: UTF8.self) } }
 
   /// Reads a call's frame.
   init(bytes: [UInt8]) throws {
     var reader = try FrameReader(bytes)
     actor = NodeActorID(node: try reader.string(), number: try reader.integer())
-    target = try reader.string()
-    substitutions = try (0..<reader.integer()).map { _ in try reader.string() }
-    arguments = try (0..<reader.integer()).map { _ in Array(try reader.field()) }
-  }
-
-  /// The call's frame.
-  var bytes: [UInt8] {
-    var writer = FrameWriter(capacity: 64 + target.utf8.count + arguments.reduce(0) { $0 + $1.count + 8 })
-    writer.append(actor.node)
-    writer.append(actor.number)
-    writer.append(target)
-    writer.append(UInt64(substitutions.count))
-    for substitution in substitutions { writer.append(substitution) }
-    writer.append(UInt64(arguments.count))
-    for argument in arguments { writer.append(argument) }
-    return writer.bytes
+    targetBytes = try reader.field()
+    substitutionBytes = try (0..<reader.integer()).map { _ in try reader.field() }
+    arguments = try (0..<reader.integer()).map { _ in try reader.field() }
   }
 }
 
@@ -370,19 +365,32 @@ public struct JSONInvocationEncoder: DistributedTargetInvocationEncoder {
   public typealias SerializationRequirement = any Codable
 
   var substitutions: [String] = []
-  var arguments: [[UInt8]] = []
+  /// The arguments as the frame carries them, one after another: each a length and its JSON.
+  var arguments = FrameWriter(fieldsOnly: 64)
+  var argumentCount = 0
 
   /// Records a generic argument by its mangled name.
   public mutating func recordGenericSubstitution<T>(_ type: T.Type) throws {
-    guard let name = _mangledTypeName(T.self) else {
-      throw RemoteCallFailure(message: "\(T.self) has no mangled name")
+    substitutions.append(try Self.mangledName(of: T.self))
+  }
+
+  /// The mangled names of the types calls substitute, each made once: the runtime's mangling
+  /// allocates, and a node calls few generic actors.
+  private static let mangledNames = Lock<[ObjectIdentifier: String]>([:])
+
+  private static func mangledName(of type: Any.Type) throws -> String {
+    if let name = mangledNames.withLock({ $0[ObjectIdentifier(type)] }) { return name }
+    guard let name = _mangledTypeName(type) else {
+      throw RemoteCallFailure(message: "\(type) has no mangled name")
     }
-    substitutions.append(name)
+    mangledNames.withLock { $0[ObjectIdentifier(type)] = name }
+    return name
   }
 
   /// Records an argument as JSON.
   public mutating func recordArgument<Value: Codable>(_ argument: RemoteCallArgument<Value>) throws {
-    arguments.append(try JSONValue.encode(argument.value))
+    try JSONValue.append(argument.value, to: &arguments)
+    argumentCount += 1
   }
 
   /// Nothing to record.
@@ -411,14 +419,14 @@ public struct JSONInvocationDecoder: DistributedTargetInvocationDecoder {
 
   /// The generic arguments, by name.
   public mutating func decodeGenericSubstitutions() throws -> [Any.Type] {
-    try system.types(named: call.substitutions)
+    try system.types(named: call.substitutionBytes)
   }
 
   /// The next argument, from JSON.
   public mutating func decodeNextArgument<Argument: Codable>() throws -> Argument {
     guard next < call.arguments.count else { throw RemoteCallFailure(message: "an argument is missing") }
     defer { next += 1 }
-    return try JSONValue.decode(Argument.self, from: call.arguments[next][...], decoder: system.decoder)
+    return try JSONValue.decode(Argument.self, from: call.arguments[next], decoder: system.decoder)
   }
 
   /// Not recorded.

@@ -12,6 +12,26 @@ struct FrameWriter {
     bytes.reserveCapacity(capacity)
   }
 
+  /// Fields alone, without the version byte: a part of a frame written ahead of it.
+  init(fieldsOnly capacity: Int) {
+    bytes = []
+    bytes.reserveCapacity(capacity)
+  }
+
+  /// Appends the fields another writer wrote (``init(fieldsOnly:)``), as they are.
+  mutating func append(fields: FrameWriter) {
+    bytes.append(contentsOf: fields.bytes)
+  }
+
+  /// Appends a field whose bytes `write` appends, its length written before them once known.
+  mutating func appendField(_ write: (inout [UInt8]) throws -> Void) rethrows {
+    let start = bytes.count
+    append(UInt64(0))
+    try write(&bytes)
+    let length = UInt64(bytes.count - start - 8).bigEndian
+    withUnsafeBytes(of: length) { bytes.replaceSubrange(start..<start + 8, with: $0) }
+  }
+
   mutating func append(_ value: UInt64) {
     withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
   }
@@ -76,6 +96,20 @@ enum JSONValue {
     return Array(try JSONEncoder().encode(value))
   }
 
+  /// Appends `value`'s JSON to `writer` as a field, with no array of its own for the common
+  /// types.
+  static func append<Value: Encodable>(_ value: Value, to writer: inout FrameWriter) throws {
+    if Value.self == String.self {
+      writer.appendField { quote(value as! String, into: &$0) }
+    } else if Value.self == Int.self {
+      writer.appendField { $0.append(contentsOf: String(value as! Int).utf8) }
+    } else if Value.self == Int64.self || Value.self == UInt64.self || Value.self == Bool.self {
+      writer.append(try encode(value))
+    } else {
+      writer.append(try JSONEncoder().encode(value))
+    }
+  }
+
   static func decode<Value: Decodable>(
     _ type: Value.Type, from json: ArraySlice<UInt8>, decoder: () -> JSONDecoder
   ) throws -> Value {
@@ -93,8 +127,15 @@ enum JSONValue {
 
   /// A JSON string: quotes, and `"`, `\` and control characters escaped.
   private static func quoted(_ string: String) -> [UInt8] {
-    var bytes: [UInt8] = [UInt8(ascii: "\"")]
-    bytes.reserveCapacity(string.utf8.count + 2)
+    var bytes: [UInt8] = []
+    quote(string, into: &bytes)
+    return bytes
+  }
+
+  /// Appends `string` as JSON to `bytes`.
+  private static func quote(_ string: String, into bytes: inout [UInt8]) {
+    bytes.reserveCapacity(bytes.count + string.utf8.count + 2)
+    bytes.append(UInt8(ascii: "\""))
     for byte in string.utf8 {
       switch byte {
       case UInt8(ascii: "\""), UInt8(ascii: "\\"):
@@ -107,7 +148,6 @@ enum JSONValue {
       }
     }
     bytes.append(UInt8(ascii: "\""))
-    return bytes
   }
 
   /// The text of a JSON string without escapes; `nil` for any other, which `JSONDecoder` reads.
