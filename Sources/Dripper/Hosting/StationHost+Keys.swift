@@ -89,12 +89,8 @@ extension StationHost {
         "\(folder.path): a FolderKeyStore's folder; a host keeps its keys there with .store(FolderKeyStore(folder:), …)"
       )
     }
-    var current = folder.path.hasPrefix("/") ? "" : "."
-    for component in folder.path.split(separator: "/") {
-      current += "/" + component
-      if let failure = AtomicFile.makeDirectory(current) {
-        throw .hostStorage("\(current): \(failure.reason)")
-      }
+    if let (path, failure) = AtomicFile.makeDirectories(folder.path) {
+      throw .hostStorage("\(path): \(failure.reason)")
     }
     for path in [folder.path + "/keys", folder.path + "/reminders"] {
       if let failure = AtomicFile.makeDirectory(path) { throw .hostStorage("\(path): \(failure.reason)") }

@@ -180,7 +180,6 @@ package enum AtomicFile {
     return nil
   }
 
-  /// Syncs the directory, so that the rename in it survives a crash.
   /// Makes the directory at `path` unless there is one; refuses anything else there.
   package static func makeDirectory(_ path: String) -> Failure? {
     guard mkdir(path, 0o777) == 0 || errno == EEXIST else { return Failure(code: errno) }
@@ -190,6 +189,18 @@ package enum AtomicFile {
     return nil
   }
 
+  /// Makes the directory at `path` and its parents, as ``makeDirectory(_:)`` makes each; the
+  /// first that fails, and why.
+  static func makeDirectories(_ path: String) -> (path: String, failure: Failure)? {
+    var current = path.hasPrefix("/") ? "" : "."
+    for component in path.split(separator: "/") {
+      current += "/" + component
+      if let failure = makeDirectory(current) { return (current, failure) }
+    }
+    return nil
+  }
+
+  /// Syncs the directory, so that the rename in it survives a crash.
   static func syncDirectory(_ directory: String) -> Failure? {
     let descriptor = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard descriptor >= 0 else { return Failure(code: errno) }

@@ -72,11 +72,7 @@ public struct FolderKeyStore: KeyStore {
     var path = folder
     while path.count > 1, path.hasSuffix("/") { path.removeLast() }
     self.folder = path
-    var current = path.hasPrefix("/") ? "" : "."
-    for component in path.split(separator: "/") {
-      current += "/" + component
-      if let failure = AtomicFile.makeDirectory(current) { throw JournalError(current, failure) }
-    }
+    if let (made, failure) = AtomicFile.makeDirectories(path) { throw JournalError(made, failure) }
     let marker = path + "/" + Self.marker
     switch AtomicFile.contents(at: marker, limit: 1 << 10) {
     case .success(let bytes?):
