@@ -86,6 +86,17 @@ extension CasePath {
       })
   }
 
+  /// The case path to the action of the screen with `id`, through a case path to a stack's
+  /// actions: TCA's `\.path[id: 0].detail.save`.
+  ///
+  /// ```swift
+  /// await station.pour(CasePath.path[id: 0].detail.save, ())
+  /// ```
+  public subscript<ElementState, ElementAction>(id id: StackElementID) -> CasePath<Root, ElementAction>
+  where Value == StackAction<ElementState, ElementAction> {
+    appending(.element(id: id))
+  }
+
   /// ``StackAction/push(id:state:)``: the id and the state pushed.
   public static func push<ElementState, ElementAction>() -> Self
   where Root == StackAction<ElementState, ElementAction>, Value == (id: StackElementID, state: ElementState) {

@@ -147,3 +147,40 @@ extension PourByPathTests {
     await station.pour(CasePath.view.binding.remember, true) { $0.remember = true }
   }
 }
+
+/// A navigation stack of counters.
+private struct Screens: Dripper {
+  struct Screen: Dripper {
+    struct State: Equatable, Sendable { var count = 0 }
+    enum Action: Equatable, Sendable { case add(Int) }
+    var body: some DripperOf<Self> {
+      Drip { state, action in
+        switch action {
+        case .add(let amount): state.count += amount
+        }
+        return .none
+      }
+    }
+  }
+  struct State: Equatable, Sendable { var path: StackState<Screen.State> = [] }
+  enum Action: Sendable { case path(StackAction<Screen.State, Screen.Action>) }
+  var body: some DripperOf<Self> { EmptyDripper().forEach(\.path, action: .path) { Screen() } }
+}
+
+extension CasePath<Screens.Action, StackAction<Screens.Screen.State, Screens.Screen.Action>> {
+  fileprivate static var path: Self { Self(Screens.Action.path) }
+}
+extension CasePath<Screens.Screen.Action, Int> {
+  fileprivate static var add: Self { Self(Screens.Screen.Action.add) }
+}
+
+extension PourByPathTests {
+  /// TCA's `store.send(\.path[id: 1].add, 2)`: a screen of a stack by its id, and its action's
+  /// path after it; the path extracts nothing from another screen's action.
+  @Test func pouringAScreensActionByItsPath() async {
+    let station = TestStation(initialState: Screens.State(path: [.init(), .init()])) { Screens() }
+    await station.pour(CasePath.path[id: 1].add, 2) { $0.path[id: 1]?.count = 2 }
+    #expect(CasePath.path[id: 0].add.extract(.path(.element(id: 1, action: .add(2)))) == nil)
+    #expect(CasePath.path[id: 1].add.extract(.path(.element(id: 1, action: .add(2)))) == 2)
+  }
+}
