@@ -317,3 +317,39 @@ extension FolderKeyStoreTests {
     #expect(all.count == 210)
   }
 }
+
+extension FolderKeyStoreTests {
+  /// Reminders moved back and forth between two folders while listings remove the folders they
+  /// find empty: every write succeeds, and every key's reminder is listed where it is now. (A
+  /// writer whose folder a listing removed between making it and writing the file makes it
+  /// again.)
+  @Test func remindersMovedWhileListingsRemoveEmptyFoldersAreAllKept() async throws {
+    let scratch = ScratchDirectory()
+    let store = try FolderKeyStore(folder: scratch.file("store"))
+    // Two due times in two folders, both in the past: every listing reads both.
+    let dues = [Date(timeIntervalSince1970: 1_000_000), Date(timeIntervalSince1970: 2_000_000)]
+    #expect(
+      FolderKeyStore.bucket(of: FolderKeyStore.reminderName(due: dues[0], place: ""))
+        != FolderKeyStore.bucket(of: FolderKeyStore.reminderName(due: dues[1], place: "")))
+    let keys = (0..<8).map { "k\($0)" }
+    let lister = Task.detached {
+      while !Task.isCancelled {
+        _ = try? await store.reminders(dueBy: Date(timeIntervalSince1970: 3_000_000), limit: 100)
+      }
+    }
+    var failures: [JournalError] = []
+    // Every key moves at once: the folder they left is empty, and a listing removes it as the
+    // next round writes into it.
+    for round in 1...100 {
+      let writes = keys.map {
+        KeyWrite(key: $0, epoch: 1, entries: [entry(UInt64(round))], reminder: dues[round % 2])
+      }
+      failures += await store.write(writes).compactMap { $0 }
+    }
+    lister.cancel()
+    _ = await lister.value
+    #expect(failures.isEmpty, "\(failures)")
+    let listed = try await store.reminders(dueBy: Date(timeIntervalSince1970: 3_000_000), limit: 100)
+    #expect(listed.sorted { $0.key < $1.key } == keys.map { StoredReminder(key: $0, due: dues[0]) })
+  }
+}
