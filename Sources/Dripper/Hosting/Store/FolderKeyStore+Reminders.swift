@@ -41,7 +41,8 @@ extension FolderKeyStore {
     remindersFolder + "/" + Self.bucket(of: name) + "/" + name
   }
 
-  /// Writes a reminder's file, holding `key`, its folder made if missing.
+  /// Writes a reminder's file, holding `key`, and syncs it; its folder is made if missing, and
+  /// the folder's name synced in `reminders/`, or a crash could lose the file with its folder.
   func writeReminder(named name: String, key: String) -> JournalError? {
     let bucket = remindersFolder + "/" + Self.bucket(of: name)
     let file = bucket + "/" + name
@@ -51,6 +52,9 @@ extension FolderKeyStore {
       if let failure = AtomicFile.makeDirectory(bucket) { return JournalError(bucket, failure) }
       guard HostFolder.kind(of: bucket) == .directory else {
         return JournalError("\(bucket): it is not a directory")
+      }
+      if let failure = AtomicFile.syncDirectory(remindersFolder) {
+        return JournalError(remindersFolder, failure)
       }
       failure = AtomicFile.replace(at: file, with: Array(key.utf8))
       guard failure?.code == ENOENT else { break }
@@ -87,7 +91,8 @@ extension FolderKeyStore {
       }
       names.removeAll { $0.hasPrefix(".") }
       listing.namesRead += names.count
-      names = names.filter { name in name.utf8.count > 17 && name <= bound && start.map { name > $0 } ?? true
+      names = names.filter { name in
+        name.utf8.count > 17 && name <= bound && start.map { name > $0 } ?? true
       }
       let listed = listing.reminders.count
       for name in names.sorted() where listing.reminders.count < limit {
