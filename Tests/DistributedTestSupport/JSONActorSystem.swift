@@ -260,9 +260,6 @@ public struct Call: Sendable {
   /// The mangled name of the function.
   public var target: String { String(decoding: targetBytes, as: UTF8.self) }
 
-  /// The mangled names of the generic arguments.
-  public var substitutions: [String] { substitutionBytes.map { String(decoding: $0, as: UTF8.self) } }
-
   /// Reads a call's frame.
   init(bytes: [UInt8]) throws {
     var reader = try FrameReader(bytes)

@@ -117,7 +117,7 @@ enum JournalCrashChildMain {
     let host: StationHost<String, HostedNotes>
     do {
       host = try StationHost(
-        storage: .store(try FolderKeyStore(folder: directory), codec: .json, node: node),
+        storage: .json(in: directory, node: node, inStore: true),
         lifetime: HostLifetime(retryFailedAfter: .milliseconds(20))
       ) { _ in
         HostedNotes.State()

@@ -86,10 +86,11 @@ extension FolderKeyStore {
     }
     for bucket in buckets where listing.reminders.count < limit {
       let folder = remindersFolder + "/" + bucket
-      guard HostFolder.kind(of: folder) == .directory, var names = AtomicFile.names(in: folder) else {
+      // Gone since the folders were listed, or not a folder (a link): nothing to list.
+      guard HostFolder.kind(of: folder) == .directory, case .success(var names) = Self.names(in: folder)
+      else {
         continue
       }
-      names.removeAll { $0.hasPrefix(".") }
       listing.namesRead += names.count
       names = names.filter { name in
         name.utf8.count > 17 && name <= bound && start.map { name > $0 } ?? true

@@ -37,8 +37,9 @@
 /// two levels from a hash of the key's bytes; a long key's folder named by the hash, with the key
 /// in a `key` file to check); and `reminders/`, a file a key with a reminder, named by its due
 /// time and the key's folder, in a folder of about three days of due times, so that
-/// ``reminders(dueBy:after:limit:)`` reads neither every key nor the reminders due later. A key is compared byte for byte, as PostgreSQL's store compares it: `é` written composed
-/// and decomposed are two keys.
+/// ``reminders(dueBy:after:limit:)`` reads neither every key nor the reminders due later. A key
+/// is compared byte for byte, as PostgreSQL's store compares it: `é` written composed and
+/// decomposed are two keys.
 ///
 /// **Costs.** A write appends one record and syncs the file (~1.1 ms on the machine Dripper is
 /// developed on); a write of many keys syncs them at once, on threads of its own. A write
