@@ -43,23 +43,44 @@ extension FolderKeyStore {
 
   /// Writes a reminder's file, holding `key`, and syncs it; its folder is made if missing, and
   /// the folder's name synced in `reminders/`, or a crash could lose the file with its folder.
+  /// It holds `reminders/` locked, shared with other writers, so that no listing removes the
+  /// folder meanwhile (see ``remove(emptyFolders:)``).
   func writeReminder(named name: String, key: String) -> JournalError? {
     let bucket = remindersFolder + "/" + Self.bucket(of: name)
     let file = bucket + "/" + name
-    var failure: AtomicFile.Failure?
-    // A listing removes a folder it finds empty: made again if that happens between the two steps.
-    for _ in 0..<3 {
+    return withRemindersLocked(exclusive: false) { reminders in
       if let failure = AtomicFile.makeDirectory(bucket) { return JournalError(bucket, failure) }
       guard HostFolder.kind(of: bucket) == .directory else {
         return JournalError("\(bucket): it is not a directory")
       }
-      if let failure = AtomicFile.syncDirectory(remindersFolder) {
-        return JournalError(remindersFolder, failure)
-      }
-      failure = AtomicFile.replace(at: file, with: Array(key.utf8))
-      guard failure?.code == ENOENT else { break }
+      if fsync(reminders) != 0, errno != EINVAL { return JournalError(remindersFolder, .init(code: errno)) }
+      return AtomicFile.replace(at: file, with: Array(key.utf8)).map { JournalError(file, $0) }
     }
-    return failure.map { JournalError(file, $0) }
+  }
+
+  /// Removes those of `folders` (in `reminders/`) that are empty, if no writer holds
+  /// `reminders/`: a folder a writer is writing into is never removed. A busy or failed attempt
+  /// leaves them for a later listing.
+  private func remove(emptyFolders folders: [String]) {
+    _ = withRemindersLocked(exclusive: true) { _ in
+      for folder in folders { rmdir(remindersFolder + "/" + folder) }
+      return nil
+    }
+  }
+
+  /// Runs `body` with `reminders/` open (never through a link) and locked (`flock`): shared, or
+  /// exclusive if it is free now; the error that stopped it. Nothing runs when an exclusive lock
+  /// is busy.
+  private func withRemindersLocked(exclusive: Bool, _ body: (Int32) -> JournalError?) -> JournalError? {
+    let descriptor = open(remindersFolder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+    guard descriptor >= 0 else { return JournalError(remindersFolder, .init(code: errno)) }
+    defer { close(descriptor) }
+    while flock(descriptor, exclusive ? LOCK_EX | LOCK_NB : LOCK_SH) != 0 {
+      guard errno == EINTR else {
+        return exclusive && errno == EWOULDBLOCK ? nil : JournalError(remindersFolder, .init(code: errno))
+      }
+    }
+    return body(descriptor)
   }
 
   /// What a listing of due reminders found, and how many reminders' names it read to find them.
@@ -84,6 +105,7 @@ extension FolderKeyStore {
       }.sorted()
     case .failure(let error): return .failure(error)
     }
+    var empty: [String] = []
     for bucket in buckets where listing.reminders.count < limit {
       let folder = remindersFolder + "/" + bucket
       // Gone since the folders were listed, or not a folder (a link): nothing to list.
@@ -99,10 +121,10 @@ extension FolderKeyStore {
       for name in names.sorted() where listing.reminders.count < limit {
         if let reminder = reminder(named: name, in: folder) { listing.reminders.append(reminder) }
       }
-      // A folder that lists nothing may be empty (its stale files removed): removed if it is. A
-      // writer that finds it gone makes it again.
-      if listing.reminders.count == listed { rmdir(folder) }
+      // A folder that lists nothing may be empty (its stale files removed): removed if it is.
+      if listing.reminders.count == listed { empty.append(bucket) }
     }
+    if !empty.isEmpty { remove(emptyFolders: empty) }
     return .success(listing)
   }
 
