@@ -56,8 +56,11 @@ func journalRows(_ options: BenchmarkOptions) async -> [Row] {
       group: group, name: "synchronous pours recorded to a journal in memory", nanoseconds: times[1],
       baseline: plainRow, target: 2, bound: 8),
     Row(
+      // The bound is wide: the row pays one fdatasync a thousand actions, whose time is the
+      // disk's, against a baseline of a few nanoseconds of CPU. A sync each action would be
+      // some 1,000x.
       group: group, name: "synchronous pours recorded to a file flushed every 1,000 actions",
-      nanoseconds: times[2], baseline: plainRow, target: 3, bound: 16),
+      nanoseconds: times[2], baseline: plainRow, target: 3, bound: 32),
   ]
 
   let n = options.operations(1_000_000)
