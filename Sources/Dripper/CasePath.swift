@@ -27,7 +27,7 @@
 /// function call.
 ///
 /// A path through several cases is written as TCA's key path is, after `CasePath`: each name after
-/// the first is a case path declared on the case before it (see ``subscript(dynamicMember:)->CasePath<Root,Next>``).
+/// the first is a case path declared on the case before it (see ``subscript(dynamicMember:)-(KeyPath<CasePath<Value,Next>.,CasePath<Value,Next>>)``).
 ///
 /// ```swift
 /// await store.receive(CasePath.recordingMemo.presented.delegate.didFinish.success)   // TCA: \.recordingMemo.presented.delegate.didFinish.success
@@ -127,5 +127,26 @@ extension Optional {
     if let payload { return path.embed(payload) }
     guard let root, path.matches(root) else { return root }
     return nil
+  }
+}
+
+extension CasePath where Root: CasePathable {
+  /// The case path a key path names in the enum's table: `CasePath(\.login)`.
+  public init(_ keyPath: CaseKeyPath<Root, Value>) {
+    self = Root.allCasePaths[keyPath: keyPath]
+  }
+
+  /// A case path of the enum's table, by name, where the root is known from context:
+  /// `CasePath.login`, as a test's `receive` writes it.
+  public static subscript(dynamicMember keyPath: CaseKeyPath<Root, Value>) -> Self {
+    Root.allCasePaths[keyPath: keyPath]
+  }
+}
+
+extension CasePath where Value: CasePathable {
+  /// A path on through one of the payload's cases, named in its table: `CasePath.login.view`,
+  /// `\.login.view` in a key path.
+  public subscript<Next>(dynamicMember next: CaseKeyPath<Value, Next>) -> CasePath<Root, Next> {
+    appending(Value.allCasePaths[keyPath: next])
   }
 }

@@ -1,6 +1,6 @@
 /// An ordered collection of elements with unique ids, with constant-time lookup by id.
 ///
-/// The state of a list feature: ``Dripper/forEach(_:action:element:)`` runs an element's dripper
+/// The state of a list feature: ``Dripper/forEach(_:action:element:)-(_,CasePath<Self.Action,IdentifiedAction<ID,ElementAction>>,_)`` runs an element's dripper
 /// on the element with the id its action carries, at a cost that does not grow with the list.
 ///
 /// ```swift

@@ -27,6 +27,24 @@ extension Station {
     scoped(toChildState, toChildAction, isDuplicate: { $0 == $1 })
   }
 
+  /// A Station for a child feature that shares this Station's actor, the action's case named as TCA
+  /// names it (see ``CaseKeyPath``): `appStation.scope(state: \.counter, action: \.counter)`.
+  public func scope<ChildState: Sendable, ChildAction: Sendable>(
+    state toChildState: any KeyPath<State, ChildState> & Sendable,
+    action toChildAction: CaseKeyPath<Action, ChildAction>
+  ) -> Station<ChildState, ChildAction> where Action: CasePathable {
+    scope(state: toChildState, action: CasePath(toChildAction))
+  }
+
+  /// A Station for a child feature, the action's case named by a key path; its ``states`` are
+  /// delivered only when the child's state changes.
+  public func scope<ChildState: Equatable & Sendable, ChildAction: Sendable>(
+    state toChildState: any KeyPath<State, ChildState> & Sendable,
+    action toChildAction: CaseKeyPath<Action, ChildAction>
+  ) -> Station<ChildState, ChildAction> where Action: CasePathable {
+    scope(state: toChildState, action: CasePath(toChildAction))
+  }
+
   private func scoped<ChildState: Sendable, ChildAction: Sendable>(
     _ toChildState: any KeyPath<State, ChildState> & Sendable,
     _ toChildAction: CasePath<Action, ChildAction>,

@@ -79,6 +79,40 @@ extension TestStation {
       column: column)
   }
 
+  /// Pours the action a key path names with `payload`, and checks the state it leaves: TCA's
+  /// `store.send(\.path[id: 0].detail.rename, "Milk")`, the key path into the action's case paths
+  /// (see `CaseKeyPath`).
+  ///
+  /// ```swift
+  /// await station.pour(\.rows[id: 1].rename, "Milk") { $0.rows[id: 1]?.name = "Milk" }
+  /// ```
+  @discardableResult
+  public nonisolated(nonsending) func pour<Payload>(
+    _ actionCase: CaseKeyPath<Action, Payload>,
+    _ payload: Payload,
+    assert expectation: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
+  ) async -> TestStationTask where Action: CasePathable {
+    await pour(
+      CasePath(actionCase), payload, assert: expectation, fileID: fileID, filePath: filePath, line: line,
+      column: column)
+  }
+
+  /// Pours the action a key path names, a case without a payload: TCA's
+  /// `store.send(\.view.saveButtonTapped)`.
+  @discardableResult
+  public nonisolated(nonsending) func pour(
+    _ actionCase: CaseKeyPath<Action, Void>,
+    assert expectation: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
+  ) async -> TestStationTask where Action: CasePathable {
+    await pour(
+      CasePath(actionCase), (), assert: expectation, fileID: fileID, filePath: filePath, line: line,
+      column: column)
+  }
+
   /// Checks the state without pouring: the closure changes a copy of the state into what the test
   /// expects it to be now. TCA's `store.assert`.
   ///
@@ -185,6 +219,40 @@ extension TestStation {
       Expected(description: "an action of its case", value: nil, matches: { actionCase.extract($0) != nil }),
       timeout: timeout, assert: expectation,
       at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Waits for an effect to pour the action a key path names with `payload`, and checks the state
+  /// it leaves: TCA's `receive(\.rows[id: 2].favoriteResponse, true)` (see `CaseKeyPath`).
+  public nonisolated(nonsending) func receive<Payload: Equatable>(
+    _ actionCase: CaseKeyPath<Action, Payload>,
+    _ payload: Payload,
+    timeout: Duration? = nil,
+    assert expectation: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
+  ) async where Action: CasePathable {
+    await receive(
+      CasePath(actionCase), payload, timeout: timeout, assert: expectation, fileID: fileID,
+      filePath: filePath,
+      line: line, column: column)
+  }
+
+  /// Waits for an effect to pour an action in the case a key path names, whatever its payload:
+  /// TCA's `await store.receive(\.recordingMemo.delegate.didFinish.success)`.
+  ///
+  /// ```swift
+  /// await station.receive(\.loginResponse.success) { $0.isLoginRequestInFlight = false }
+  /// ```
+  public nonisolated(nonsending) func receive<Payload>(
+    _ actionCase: CaseKeyPath<Action, Payload>,
+    timeout: Duration? = nil,
+    assert expectation: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
+  ) async where Action: CasePathable {
+    await receive(
+      CasePath(actionCase), timeout: timeout, assert: expectation, fileID: fileID, filePath: filePath,
+      line: line, column: column)
   }
 
   /// Waits for an effect to pour an action that satisfies `isExpected`, and checks the state.

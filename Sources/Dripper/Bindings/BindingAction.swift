@@ -297,6 +297,14 @@ public struct BindingDripper<State: Sendable, Action: Sendable>: Dripper {
     apply = { state, action in extract(action)?.binding?.set(&state) }
   }
 
+  /// Applies the bindings of the action case a key path names, as TCA names it (see
+  /// ``CaseKeyPath``): `BindingDripper(action: \.view)`.
+  @inlinable
+  public init<ViewAction: BindableAction>(action: CaseKeyPath<Action, ViewAction>)
+  where ViewAction.State == State, Action: CasePathable {
+    self.init(action: CasePath(action))
+  }
+
   /// Sets the field a binding action names; does nothing for other actions.
   @inlinable
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {

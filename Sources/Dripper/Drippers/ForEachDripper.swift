@@ -28,10 +28,26 @@ extension Dripper {
     _ForEachDripper(
       parent: self, toElements: toElements, toElementAction: toElementAction, element: element())
   }
+
+  /// Runs `element` on the element an action names, the action's case named as TCA names it (see
+  /// ``CaseKeyPath``).
+  ///
+  /// ```swift
+  /// .forEach(\.rows, action: \.rows) { Row() }
+  /// ```
+  @inlinable
+  public func forEach<ID: Hashable & Sendable, ElementState, ElementAction, Element: Dripper>(
+    _ toElements: any WritableKeyPath<State, IdentifiedArray<ID, ElementState>> & Sendable,
+    action toElementAction: CaseKeyPath<Action, IdentifiedAction<ID, ElementAction>>,
+    @DripperBuilder<ElementState, ElementAction> element: () -> Element
+  ) -> some Dripper<State, Action>
+  where ElementState == Element.State, ElementAction == Element.Action, Action: CasePathable {
+    forEach(toElements, action: CasePath(toElementAction), element: element)
+  }
 }
 
 /// A parent dripper with a dripper per element of a list: see
-/// ``Dripper/forEach(_:action:element:)``.
+/// ``Dripper/forEach(_:action:element:)-(_,CasePath<Self.Action,IdentifiedAction<ID,ElementAction>>,_)``.
 @usableFromInline
 struct _ForEachDripper<Parent: Dripper, ID: Hashable & Sendable, Element: Dripper>: Dripper {
   /// A leaf: it implements `reduce`.

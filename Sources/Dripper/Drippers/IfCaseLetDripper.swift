@@ -62,7 +62,7 @@ extension Dripper {
   /// the case, the child's effects are cancelled. This is the form for an enum state that is not
   /// presented; a presented enum (a destination) is a new presentation when its case changes, so
   /// its cases can be ``Scope``s. The cases' extractions are found by reflection (see
-  /// ``CasePath/init(_:)``).
+  /// ``CasePath/init(_:)-((Value)->Root)``).
   @inlinable
   public func ifCaseLet<ChildState, ChildAction, Child: Dripper>(
     _ embedState: @escaping @Sendable (ChildState) -> State,
@@ -80,7 +80,7 @@ extension Dripper {
   /// new child.
   ///
   /// As ``Dripper/ifCaseLet(_:action:fileID:line:column:then:)-24mt9``, with the cases' extractions
-  /// found by reflection (see ``CasePath/init(_:)``).
+  /// found by reflection (see ``CasePath/init(_:)-((Value)->Root)``).
   @inlinable
   public func ifCaseLet<ChildState, ChildAction, Child: Dripper>(
     _ embedState: @escaping @Sendable (ChildState) -> State,
@@ -203,5 +203,42 @@ struct _IfCaseLetDripper<Parent: Dripper, Child: Dripper>: Dripper {
       into: &state, action: action, withChild: toChildAction,
       identity: { toChildState.extract($0).map(childID) }, runChild: runChild, missing: missing,
       namespace: namespace)
+  }
+}
+
+extension Dripper where State: CasePathable, Action: CasePathable {
+  /// Runs `child` while the state is in one case, the cases named as TCA names them, by key paths
+  /// into their enums' case paths (see ``CaseKeyPath``).
+  ///
+  /// ```swift
+  /// .ifCaseLet(\.loggedIn, action: \.loggedIn) { LoggedIn() }
+  /// ```
+  @inlinable
+  public func ifCaseLet<ChildState, ChildAction, Child: Dripper>(
+    _ toChildState: CaseKeyPath<State, ChildState>,
+    action toChildAction: CaseKeyPath<Action, ChildAction>,
+    fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column,
+    @DripperBuilder<ChildState, ChildAction> then child: () -> Child
+  ) -> some Dripper<State, Action> where ChildState == Child.State, ChildAction == Child.Action {
+    ifCaseLet(
+      CasePath(toChildState), action: CasePath(toChildAction), fileID: fileID, line: line, column: column,
+      then: child)
+  }
+
+  /// Runs `child` while the state is in one case, the cases named by key paths; an identifiable
+  /// child's effects are cancelled when its id changes, as with case paths.
+  @inlinable
+  public func ifCaseLet<ChildState, ChildAction, Child: Dripper>(
+    _ toChildState: CaseKeyPath<State, ChildState>,
+    action toChildAction: CaseKeyPath<Action, ChildAction>,
+    fileID: StaticString = #fileID, line: UInt = #line, column: UInt = #column,
+    @DripperBuilder<ChildState, ChildAction> then child: () -> Child
+  ) -> some Dripper<State, Action>
+  where
+    ChildState == Child.State, ChildAction == Child.Action, ChildState: Identifiable, ChildState.ID: Sendable
+  {
+    ifCaseLet(
+      CasePath(toChildState), action: CasePath(toChildAction), fileID: fileID, line: line, column: column,
+      then: child)
   }
 }

@@ -151,3 +151,34 @@ struct _IfLetDripper<Parent: Dripper, Child: Dripper>: Dripper {
       namespace: namespace)
   }
 }
+
+extension Dripper where Action: CasePathable {
+  /// Runs `child` while the optional state at `toChildState` holds a value, the action's case named
+  /// as TCA names it (see ``CaseKeyPath``).
+  ///
+  /// ```swift
+  /// .ifLet(\.editor, action: \.editor) { Editor() }
+  /// ```
+  @inlinable
+  public func ifLet<ChildState, ChildAction, Child: Dripper>(
+    _ toChildState: any WritableKeyPath<State, ChildState?> & Sendable,
+    action toChildAction: CaseKeyPath<Action, ChildAction>,
+    @DripperBuilder<ChildState, ChildAction> then child: () -> Child
+  ) -> some Dripper<State, Action> where ChildState == Child.State, ChildAction == Child.Action {
+    ifLet(toChildState, action: CasePath(toChildAction), then: child)
+  }
+
+  /// Runs an identifiable `child` while the optional state holds a value, the action's case named
+  /// by a key path; its effects are cancelled when its id changes, as with a case path.
+  @inlinable
+  public func ifLet<ChildState, ChildAction, Child: Dripper>(
+    _ toChildState: any WritableKeyPath<State, ChildState?> & Sendable,
+    action toChildAction: CaseKeyPath<Action, ChildAction>,
+    @DripperBuilder<ChildState, ChildAction> then child: () -> Child
+  ) -> some Dripper<State, Action>
+  where
+    ChildState == Child.State, ChildAction == Child.Action, ChildState: Identifiable, ChildState.ID: Sendable
+  {
+    ifLet(toChildState, action: CasePath(toChildAction), then: child)
+  }
+}

@@ -52,6 +52,40 @@ public struct Scope<ParentState: Sendable, ParentAction: Sendable, Child: Drippe
     self.init(toChildState: .casePath(toChildState), toChildAction: toChildAction, child: child())
   }
 
+  /// Scopes a child to the part of the state at `toChildState`, the action's case named as TCA
+  /// names it, by a key path into the action's case paths (see ``CaseKeyPath``).
+  ///
+  /// ```swift
+  /// Scope(state: \.counter, action: \.counter) { Counter() }
+  /// ```
+  @inlinable
+  public init<ChildState, ChildAction>(
+    state toChildState: any WritableKeyPath<ParentState, ChildState> & Sendable,
+    action toChildAction: CaseKeyPath<ParentAction, ChildAction>,
+    @DripperBuilder<ChildState, ChildAction> child: () -> Child
+  ) where ChildState == Child.State, ChildAction == Child.Action, ParentAction: CasePathable {
+    self.init(state: toChildState, action: CasePath(toChildAction), child: child)
+  }
+
+  /// Scopes a child to one case of an enum-shaped state, both cases named by key paths into their
+  /// enums' case paths (see ``CaseKeyPath``).
+  ///
+  /// ```swift
+  /// Scope(state: \.loggedIn, action: \.loggedIn) { LoggedIn() }
+  /// ```
+  @inlinable
+  public init<ChildState, ChildAction>(
+    state toChildState: CaseKeyPath<ParentState, ChildState>,
+    action toChildAction: CaseKeyPath<ParentAction, ChildAction>,
+    @DripperBuilder<ChildState, ChildAction> child: () -> Child
+  )
+  where
+    ChildState == Child.State, ChildAction == Child.Action, ParentState: CasePathable,
+    ParentAction: CasePathable
+  {
+    self.init(state: CasePath(toChildState), action: CasePath(toChildAction), child: child)
+  }
+
   /// Scopes a child to one case of an enum-shaped state, named by its cases alone: a feature whose
   /// state is an enum of features (TCA's `@Reducer enum Destination`) costs the enums and one
   /// line a case.
@@ -67,7 +101,7 @@ public struct Scope<ParentState: Sendable, ParentAction: Sendable, Child: Drippe
   /// }
   /// ```
   ///
-  /// The cases' extractions are found by reflection (see ``CasePath/init(_:)``): about 1.7 µs
+  /// The cases' extractions are found by reflection (see ``CasePath/init(_:)-((Value)->Root)``): about 1.7 µs
   /// an action. For a case that reduces many actions a second, pass case paths with
   /// pattern matches to ``init(state:action:child:)-(CasePath<ParentState,ChildState>,_,_)``.
   ///

@@ -11,7 +11,7 @@ extension Effect {
   ///   .cancellable(id: SearchID(), cancelInFlight: true)
   /// ```
   ///
-  /// Ids are scoped to their Station, and to their element in a ``Dripper/forEach(_:action:element:)``
+  /// Ids are scoped to their Station, and to their element in a ``Dripper/forEach(_:action:element:)-(_,CasePath<Self.Action,IdentifiedAction<ID,ElementAction>>,_)``
   /// or their child in an ``Dripper/ifLet(_:action:then:)-9swoe``: the same id used by two rows of a list
   /// never cancels the other row's effects.
   ///

@@ -124,7 +124,7 @@ public enum ButtonStateBuilder<Action: Sendable> {
 }
 
 /// An alert as a value: a title, a message and buttons that carry actions. Presented through
-/// ``PresentationState`` with ``Dripper/ifLet(_:action:)``, it dismisses itself once a button's
+/// ``PresentationState`` with ``Dripper/ifLet(_:action:)-(_,CasePath<Self.Action,PresentationAction<ChildAction>>)``, it dismisses itself once a button's
 /// action has been handled, as TCA's ephemeral presentations do; a test asserts it like any state.
 ///
 /// ```swift

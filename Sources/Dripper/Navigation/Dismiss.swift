@@ -13,7 +13,7 @@
 /// ```
 ///
 /// Call it from an effect of a child presented with ``Dripper/ifLet(_:action:then:)-(_,CasePath<Self.Action,PresentationAction<ChildAction>>,_)`` or
-/// pushed on a stack with ``Dripper/forEach(_:action:destination:)``: it pours the presentation's
+/// pushed on a stack with ``Dripper/forEach(_:action:destination:)-(_,CasePath<Self.Action,StackAction<ElementState,ElementAction>>,_)``: it pours the presentation's
 /// `.dismiss` (or the stack's `.popFrom(id:)`) into the parent, which ends the presentation and
 /// cancels the child's effects, including the one that called it. Called anywhere else, it does
 /// nothing and reports a ``Diagnostic`` of kind ``Diagnostic/Kind/notPresented``.
@@ -64,7 +64,7 @@ extension DependencyValues {
   }
 
   /// Whether the feature reading it is presented (by ``Dripper/ifLet(_:action:then:)-(_,CasePath<Self.Action,PresentationAction<ChildAction>>,_)``) or
-  /// pushed on a stack (by ``Dripper/forEach(_:action:destination:)``), in its reductions and its
+  /// pushed on a stack (by ``Dripper/forEach(_:action:destination:)-(_,CasePath<Self.Action,StackAction<ElementState,ElementAction>>,_)``), in its reductions and its
   /// effects.
   public var isPresented: Bool {
     get { presented || (followsReductions && ReductionContext.depth > 1) }

@@ -69,6 +69,33 @@ extension Dripper {
   }
 }
 
+extension Dripper where Action: CasePathable {
+  /// Presents `child` while the state at `toPresentationState` holds one, the action's case named as
+  /// TCA names it (see ``CaseKeyPath``).
+  ///
+  /// ```swift
+  /// .ifLet(\.$destination, action: \.destination) { Destination() }
+  /// ```
+  @inlinable
+  public func ifLet<ChildState, ChildAction, Child: Dripper>(
+    _ toPresentationState: any WritableKeyPath<State, PresentationState<ChildState>> & Sendable,
+    action toPresentationAction: CaseKeyPath<Action, PresentationAction<ChildAction>>,
+    @DripperBuilder<ChildState, ChildAction> then child: () -> Child
+  ) -> some Dripper<State, Action> where ChildState == Child.State, ChildAction == Child.Action {
+    ifLet(toPresentationState, action: CasePath(toPresentationAction), then: child)
+  }
+
+  /// Presents a child that has no logic of its own (an alert), the action's case named by a key
+  /// path: `.ifLet(\.$alert, action: \.alert)`.
+  @inlinable
+  public func ifLet<ChildState, ChildAction>(
+    _ toPresentationState: any WritableKeyPath<State, PresentationState<ChildState>> & Sendable,
+    action toPresentationAction: CaseKeyPath<Action, PresentationAction<ChildAction>>
+  ) -> some Dripper<State, Action> {
+    ifLet(toPresentationState, action: CasePath(toPresentationAction))
+  }
+}
+
 /// A parent dripper with a presented child: see ``Dripper/ifLet(_:action:then:)-(_,CasePath<Self.Action,PresentationAction<ChildAction>>,_)``.
 @usableFromInline
 struct _PresentationDripper<Parent: Dripper, Child: Dripper>: Dripper {

@@ -31,9 +31,25 @@ extension Dripper {
   ) -> some Dripper<State, Action> where ElementState == Element.State, ElementAction == Element.Action {
     _StackDripper(parent: self, toStack: toStack, toStackAction: toStackAction, element: element())
   }
+
+  /// Runs `destination` on the screen of the stack an action names, the action's case named as TCA
+  /// names it (see ``CaseKeyPath``).
+  ///
+  /// ```swift
+  /// .forEach(\.path, action: \.path) { Path() }
+  /// ```
+  @inlinable
+  public func forEach<ElementState, ElementAction, Element: Dripper>(
+    _ toStack: any WritableKeyPath<State, StackState<ElementState>> & Sendable,
+    action toStackAction: CaseKeyPath<Action, StackAction<ElementState, ElementAction>>,
+    @DripperBuilder<ElementState, ElementAction> destination element: () -> Element
+  ) -> some Dripper<State, Action>
+  where ElementState == Element.State, ElementAction == Element.Action, Action: CasePathable {
+    forEach(toStack, action: CasePath(toStackAction), destination: element)
+  }
 }
 
-/// A parent dripper with a navigation stack: see ``Dripper/forEach(_:action:destination:)``.
+/// A parent dripper with a navigation stack: see ``Dripper/forEach(_:action:destination:)-(_,CasePath<Self.Action,StackAction<ElementState,ElementAction>>,_)``.
 @usableFromInline
 struct _StackDripper<Parent: Dripper, Element: Dripper>: Dripper {
   /// A leaf: it implements `reduce`.

@@ -37,7 +37,7 @@ public struct StackElementID: Hashable, Sendable, Comparable, ExpressibleByInteg
 /// state.path.popLast()
 /// ```
 ///
-/// A parent runs the elements with ``Dripper/forEach(_:action:destination:)``. An element is found
+/// A parent runs the elements with ``Dripper/forEach(_:action:destination:)-(_,CasePath<Self.Action,StackAction<ElementState,ElementAction>>,_)``. An element is found
 /// by id by bisecting the ids, which increase from the bottom (or, after a push named an id lower
 /// than the top's, by hashing it): a few comparisons at the depths people navigate.
 public struct StackState<Element: Sendable>: Sendable {
