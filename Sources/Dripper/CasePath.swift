@@ -145,7 +145,9 @@ extension CasePath where Root: CasePathable {
 
 extension CasePath where Value: CasePathable {
   /// A path on through one of the payload's cases, named in its table: `CasePath.login.view`,
-  /// `\.login.view` in a key path.
+  /// `\.login.view` in a key path. Where a case path declared in an extension has the same name
+  /// (a `BindableAction`'s `binding`), that one is taken: both name the same case.
+  @_disfavoredOverload
   public subscript<Next>(dynamicMember next: CaseKeyPath<Value, Next>) -> CasePath<Root, Next> {
     appending(Value.allCasePaths[keyPath: next])
   }

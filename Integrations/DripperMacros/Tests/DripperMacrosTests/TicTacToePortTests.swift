@@ -1,12 +1,12 @@
-import Dripper
+import DripperMacros
 import DripperTesting
 import Foundation
 import Testing
 
 // TCA's TicTacToe example (Examples/TicTacToe/tic-tac-toe): a login with a second factor, then a
 // new game and the game itself, each a module of its own there. Written again as Dripper features,
-// one file, its five test files ported assertion for assertion. Its types are private here: the
-// CasePathable tests keep a TicTacToe of their own.
+// one file, its five test files ported assertion for assertion, with `@CasePathable` and TCA's key
+// paths to cases.
 
 // MARK: - AuthenticationClient
 
@@ -60,10 +60,12 @@ extension DependencyValues {
 // MARK: - AppCore
 
 private struct TicTacToe: Dripper {
-  enum State: Equatable, Sendable, CasePathable {
+  @CasePathable
+  enum State: Equatable, Sendable {
     case login(Login.State)
     case newGame(NewGame.State)
   }
+  @CasePathable
   enum Action: Sendable {
     case login(Login.Action)
     case newGame(NewGame.Action)
@@ -91,26 +93,13 @@ private struct TicTacToe: Dripper {
         return .none
       }
     }
-    .ifCaseLet(State.login, action: Action.login) {
+    .ifCaseLet(\.login, action: \.login) {
       Login()
     }
-    .ifCaseLet(State.newGame, action: Action.newGame) {
+    .ifCaseLet(\.newGame, action: \.newGame) {
       NewGame()
     }
   }
-}
-
-extension CasePath<TicTacToe.State, Login.State> {
-  fileprivate static var login: Self { Self(TicTacToe.State.login) }
-}
-extension CasePath<TicTacToe.State, NewGame.State> {
-  fileprivate static var newGame: Self { Self(TicTacToe.State.newGame) }
-}
-extension CasePath<TicTacToe.Action, Login.Action> {
-  fileprivate static var login: Self { Self(TicTacToe.Action.login) }
-}
-extension CasePath<TicTacToe.Action, NewGame.Action> {
-  fileprivate static var newGame: Self { Self(TicTacToe.Action.newGame) }
 }
 
 // MARK: - LoginCore
@@ -125,6 +114,7 @@ private struct Login: Dripper {
     @PresentationState var twoFactor: TwoFactor.State?
   }
 
+  @CasePathable
   enum Action: Sendable, ViewAction {
     case alert(PresentationAction<Alert>)
     case loginResponse(Result<AuthenticationResponse, any Error>)
@@ -133,17 +123,17 @@ private struct Login: Dripper {
 
     enum Alert: Equatable, Sendable {}
 
+    @CasePathable
     enum View: BindableAction, Sendable {
       case binding(BindingAction<State>)
       case loginButtonTapped
-      var binding: BindingAction<State>? { if case .binding(let action) = self { action } else { nil } }
     }
   }
 
   @Dependency(\.authenticationClient) var authenticationClient
 
   var body: some DripperOf<Self> {
-    BindingDripper(action: .view)
+    BindingDripper(action: \.view)
     Drip { state, action in
       switch action {
       case .alert:
@@ -181,24 +171,11 @@ private struct Login: Dripper {
         }
       }
     }
-    .ifLet(\.$alert, action: .alert)
-    .ifLet(\.$twoFactor, action: .twoFactor) {
+    .ifLet(\.$alert, action: \.alert)
+    .ifLet(\.$twoFactor, action: \.twoFactor) {
       TwoFactor()
     }
   }
-}
-
-extension CasePath<Login.Action, PresentationAction<Login.Action.Alert>> {
-  fileprivate static var alert: Self { Self(Login.Action.alert) }
-}
-extension CasePath<Login.Action, Result<AuthenticationResponse, any Error>> {
-  fileprivate static var loginResponse: Self { Self(Login.Action.loginResponse) }
-}
-extension CasePath<Login.Action, PresentationAction<TwoFactor.Action>> {
-  fileprivate static var twoFactor: Self { Self(Login.Action.twoFactor) }
-}
-extension CasePath<Login.Action, Login.Action.View> {
-  fileprivate static var view: Self { Self(Login.Action.view) }
 }
 
 // MARK: - TwoFactorCore
@@ -212,6 +189,7 @@ private struct TwoFactor: Dripper {
     let token: String
   }
 
+  @CasePathable
   enum Action: Sendable, ViewAction {
     case alert(PresentationAction<Alert>)
     case twoFactorResponse(Result<AuthenticationResponse, any Error>)
@@ -219,17 +197,17 @@ private struct TwoFactor: Dripper {
 
     enum Alert: Equatable, Sendable {}
 
+    @CasePathable
     enum View: BindableAction, Sendable {
       case binding(BindingAction<State>)
       case submitButtonTapped
-      var binding: BindingAction<State>? { if case .binding(let action) = self { action } else { nil } }
     }
   }
 
   @Dependency(\.authenticationClient) var authenticationClient
 
   var body: some DripperOf<Self> {
-    BindingDripper(action: .view)
+    BindingDripper(action: \.view)
     Drip { state, action in
       switch action {
       case .alert:
@@ -261,18 +239,8 @@ private struct TwoFactor: Dripper {
         }
       }
     }
-    .ifLet(\.$alert, action: .alert)
+    .ifLet(\.$alert, action: \.alert)
   }
-}
-
-extension CasePath<TwoFactor.Action, PresentationAction<TwoFactor.Action.Alert>> {
-  fileprivate static var alert: Self { Self(TwoFactor.Action.alert) }
-}
-extension CasePath<TwoFactor.Action, Result<AuthenticationResponse, any Error>> {
-  fileprivate static var twoFactorResponse: Self { Self(TwoFactor.Action.twoFactorResponse) }
-}
-extension CasePath<TwoFactor.Action, TwoFactor.Action.View> {
-  fileprivate static var view: Self { Self(TwoFactor.Action.view) }
 }
 
 // MARK: - NewGameCore
@@ -284,12 +252,12 @@ private struct NewGame: Dripper {
     var xPlayerName = ""
   }
 
+  @CasePathable
   enum Action: BindableAction, Sendable {
     case binding(BindingAction<State>)
     case game(PresentationAction<Game.Action>)
     case letsPlayButtonTapped
     case logoutButtonTapped
-    var binding: BindingAction<State>? { if case .binding(let action) = self { action } else { nil } }
   }
 
   var body: some DripperOf<Self> {
@@ -313,14 +281,10 @@ private struct NewGame: Dripper {
         return .none
       }
     }
-    .ifLet(\.$game, action: .game) {
+    .ifLet(\.$game, action: \.game) {
       Game()
     }
   }
-}
-
-extension CasePath<NewGame.Action, PresentationAction<Game.Action>> {
-  fileprivate static var game: Self { Self(NewGame.Action.game) }
 }
 
 // MARK: - GameCore
@@ -340,6 +304,7 @@ private struct Game: Dripper {
     }
   }
 
+  @CasePathable
   enum Action: Sendable {
     case cellTapped(row: Int, column: Int)
     case playAgainButtonTapped
@@ -376,10 +341,6 @@ private struct Game: Dripper {
       }
     }
   }
-}
-
-extension CasePath<Game.Action, (row: Int, column: Int)> {
-  fileprivate static var cellTapped: Self { Self { Game.Action.cellTapped(row: $0.row, column: $0.column) } }
 }
 
 private enum Player: Equatable, Sendable {
@@ -503,22 +464,22 @@ extension Three: Sendable where Element: Sendable {}
     }
 
     await store.pour(CasePath.login.view.binding.email, "blob@pointfree.co") {
-      $0.modify(.login) { $0.email = "blob@pointfree.co" }
+      $0.modify(\.login) { $0.email = "blob@pointfree.co" }
     }
     await store.pour(CasePath.login.view.binding.password, "bl0bbl0b") {
-      $0.modify(.login) {
+      $0.modify(\.login) {
         $0.password = "bl0bbl0b"
         $0.isFormValid = true
       }
     }
     await store.pour(.login(.view(.loginButtonTapped))) {
-      $0.modify(.login) { $0.isLoginRequestInFlight = true }
+      $0.modify(\.login) { $0.isLoginRequestInFlight = true }
     }
-    await store.receive(CasePath.login.loginResponse.success) {
+    await store.receive(\.login.loginResponse.success) {
       $0 = .newGame(NewGame.State())
     }
     await store.pour(CasePath.newGame.binding.oPlayerName, "Blob Sr.") {
-      $0.modify(.newGame) { $0.oPlayerName = "Blob Sr." }
+      $0.modify(\.newGame) { $0.oPlayerName = "Blob Sr." }
     }
     await store.pour(.newGame(.logoutButtonTapped)) {
       $0 = .login(Login.State())
@@ -539,40 +500,40 @@ extension Three: Sendable where Element: Sendable {}
     }
 
     await store.pour(CasePath.login.view.binding.email, "blob@pointfree.co") {
-      $0.modify(.login) { $0.email = "blob@pointfree.co" }
+      $0.modify(\.login) { $0.email = "blob@pointfree.co" }
     }
 
     await store.pour(CasePath.login.view.binding.password, "bl0bbl0b") {
-      $0.modify(.login) {
+      $0.modify(\.login) {
         $0.password = "bl0bbl0b"
         $0.isFormValid = true
       }
     }
 
     await store.pour(.login(.view(.loginButtonTapped))) {
-      $0.modify(.login) { $0.isLoginRequestInFlight = true }
+      $0.modify(\.login) { $0.isLoginRequestInFlight = true }
     }
-    await store.receive(CasePath.login.loginResponse.success) {
-      $0.modify(.login) {
+    await store.receive(\.login.loginResponse.success) {
+      $0.modify(\.login) {
         $0.isLoginRequestInFlight = false
         $0.twoFactor = TwoFactor.State(token: "deadbeef")
       }
     }
 
     await store.pour(CasePath.login.twoFactor.presented.view.binding.code, "1234") {
-      $0.modify(.login) {
+      $0.modify(\.login) {
         $0.twoFactor?.code = "1234"
         $0.twoFactor?.isFormValid = true
       }
     }
 
     await store.pour(.login(.twoFactor(.presented(.view(.submitButtonTapped))))) {
-      $0.modify(.login) {
+      $0.modify(\.login) {
         $0.twoFactor?.isTwoFactorRequestInFlight = true
       }
     }
     .finish()
-    await store.receive(CasePath.login.twoFactor.presented.twoFactorResponse.success) {
+    await store.receive(\.login.twoFactor.presented.twoFactorResponse.success) {
       $0 = .newGame(NewGame.State())
     }
   }
@@ -605,7 +566,7 @@ extension Three: Sendable where Element: Sendable {}
     let twoFactorPresentationTask = await store.pour(.view(.loginButtonTapped)) {
       $0.isLoginRequestInFlight = true
     }
-    await store.receive(CasePath.loginResponse.success) {
+    await store.receive(\.loginResponse.success) {
       $0.isLoginRequestInFlight = false
       $0.twoFactor = TwoFactor.State(token: "deadbeefdeadbeef")
     }
@@ -616,7 +577,7 @@ extension Three: Sendable where Element: Sendable {}
     await store.pour(.twoFactor(.presented(.view(.submitButtonTapped)))) {
       $0.twoFactor?.isTwoFactorRequestInFlight = true
     }
-    await store.receive(CasePath.twoFactor.presented.twoFactorResponse.success) {
+    await store.receive(\.twoFactor.presented.twoFactorResponse.success) {
       $0.twoFactor?.isTwoFactorRequestInFlight = false
     }
     await twoFactorPresentationTask.cancel()
@@ -646,7 +607,7 @@ extension Three: Sendable where Element: Sendable {}
     await store.pour(.view(.loginButtonTapped)) {
       $0.isLoginRequestInFlight = true
     }
-    await store.receive(CasePath.loginResponse.success) {
+    await store.receive(\.loginResponse.success) {
       $0.isLoginRequestInFlight = false
       $0.twoFactor = TwoFactor.State(token: "deadbeefdeadbeef")
     }
@@ -694,7 +655,7 @@ extension Three: Sendable where Element: Sendable {}
     await store.pour(.view(.submitButtonTapped)) {
       $0.isTwoFactorRequestInFlight = true
     }
-    await store.receive(CasePath.twoFactorResponse.success) {
+    await store.receive(\.twoFactorResponse.success) {
       $0.isTwoFactorRequestInFlight = false
     }
   }
@@ -716,7 +677,7 @@ extension Three: Sendable where Element: Sendable {}
     await store.pour(.view(.submitButtonTapped)) {
       $0.isTwoFactorRequestInFlight = true
     }
-    await store.receive(CasePath.twoFactorResponse.failure) {
+    await store.receive(\.twoFactorResponse.failure) {
       $0.alert = AlertState {
         TextState(AuthenticationError.invalidTwoFactor.localizedDescription)
       }
@@ -747,12 +708,12 @@ extension Three: Sendable where Element: Sendable {}
     await store.pour(.letsPlayButtonTapped) {
       $0.game = Game.State(oPlayerName: "Blob Sr.", xPlayerName: "Blob Jr.")
     }
-    await store.pour(CasePath.game.presented.cellTapped, (row: 0, column: 0)) {
+    await store.pour(\.game.presented.cellTapped, (row: 0, column: 0)) {
       $0.game!.board[0][0] = .x
       $0.game!.currentPlayer = .o
     }
     await store.pour(.game(.presented(.quitButtonTapped)))
-    await store.receive(CasePath.game.dismiss) {
+    await store.receive(\.game.dismiss) {
       $0.game = nil
     }
     await store.pour(.letsPlayButtonTapped) {

@@ -1,0 +1,7 @@
+import SwiftCompilerPlugin
+import SwiftSyntaxMacros
+
+@main
+struct DripperMacrosPlugin: CompilerPlugin {
+  let providingMacros: [any Macro.Type] = [CasePathableMacro.self]
+}
