@@ -20,11 +20,11 @@ extension CasePathableMacro: MemberMacro {
   ) throws -> [DeclSyntax] {
     guard let enumDecl = declaration.as(EnumDeclSyntax.self) else {
       context.diagnose(
-        Diagnostic(node: node, message: CasePathableDiagnostic.notAnEnum(kind(of: declaration))))
+        Diagnostic(node: node, message: MacroDiagnostic.notAnEnum(kind(of: declaration))))
       return []
     }
     let table = Table(
-      enumName: enumDecl.name.trimmedDescription, access: access(of: enumDecl.modifiers))
+      enumName: enumDecl.name.trimmedDescription, access: accessModifier(of: enumDecl.modifiers))
     var cases = CaseNames()
     let properties = table.properties(of: enumDecl.memberBlock.members, cases: &cases, in: context)
     guard !cases.hasOverload else { return [] }
@@ -53,19 +53,6 @@ extension CasePathableMacro: MemberMacro {
     default: "an extension"
     }
   }
-
-  /// The access the enum declares, when its table must be as visible: `public ` or `package `.
-  /// Otherwise none, and the table is as visible as the enum it is nested in.
-  private static func access(of modifiers: DeclModifierListSyntax) -> String {
-    for modifier in modifiers {
-      switch modifier.name.tokenKind {
-      case .keyword(.public), .keyword(.open): return "public "
-      case .keyword(.package): return "package "
-      default: continue
-      }
-    }
-    return ""
-  }
 }
 
 extension CasePathableMacro: ExtensionMacro {
@@ -93,7 +80,7 @@ struct CaseNames {
     let name = element.name.text
     guard payloads[name] == nil else {
       hasOverload = true
-      context.diagnose(Diagnostic(node: element.name, message: CasePathableDiagnostic.overloaded(name)))
+      context.diagnose(Diagnostic(node: element.name, message: MacroDiagnostic.overloaded(name)))
       return false
     }
     payloads[name] = Array(element.parameterClause?.parameters ?? [])
@@ -216,27 +203,4 @@ private final class SelfRewriter: SyntaxRewriter {
     guard node.name.tokenKind == .keyword(.Self) else { return super.visit(node) }
     return TypeSyntax(node.with(\.name, .identifier(enumName, trailingTrivia: node.name.trailingTrivia)))
   }
-}
-
-/// What `@CasePathable` refuses, in one line each.
-enum CasePathableDiagnostic: DiagnosticMessage {
-  case notAnEnum(String)
-  case overloaded(String)
-
-  var message: String {
-    switch self {
-    case .notAnEnum(let kind): "'@CasePathable' applies to an enum, not to \(kind)"
-    case .overloaded(let name):
-      "'@CasePathable' cannot name two cases '\(name)': a table has one path a name; rename one"
-    }
-  }
-
-  var diagnosticID: MessageID {
-    switch self {
-    case .notAnEnum: MessageID(domain: "DripperMacros", id: "notAnEnum")
-    case .overloaded: MessageID(domain: "DripperMacros", id: "overloaded")
-    }
-  }
-
-  var severity: DiagnosticSeverity { .error }
 }

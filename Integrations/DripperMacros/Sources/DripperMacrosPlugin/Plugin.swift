@@ -3,5 +3,5 @@ import SwiftSyntaxMacros
 
 @main
 struct DripperMacrosPlugin: CompilerPlugin {
-  let providingMacros: [any Macro.Type] = [CasePathableMacro.self]
+  let providingMacros: [any Macro.Type] = [CasePathableMacro.self, DripperMacro.self]
 }

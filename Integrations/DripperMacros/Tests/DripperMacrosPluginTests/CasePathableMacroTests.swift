@@ -8,22 +8,6 @@ import Testing
 // names, non-enums, redundant conformances, wildcards, `Self`, defaults, `#if`, `@available`,
 // generic payloads, several values), and Dripper's own (a `BindableAction`'s `binding`).
 
-private let specs = ["CasePathable": MacroSpec(type: CasePathableMacro.self, conformances: ["CasePathable"])]
-
-private func expect(
-  _ source: String, expands expected: String, diagnostics: [DiagnosticSpec] = [],
-  conformances: [String] = ["CasePathable"],
-  sourceLocation: Testing.SourceLocation = #_sourceLocation
-) {
-  assertMacroExpansion(
-    source, expandedSource: expected, diagnostics: diagnostics,
-    macroSpecs: [
-      "CasePathable": MacroSpec(type: CasePathableMacro.self, conformances: conformances.map { "\(raw: $0)" })
-    ],
-    indentationWidth: .spaces(2),
-    failureHandler: { Issue.record(Comment(rawValue: $0.message), sourceLocation: sourceLocation) })
-}
-
 @Suite struct CasePathableMacroTests {
   @Test func casesOfEveryShape() {
     expect(

@@ -59,13 +59,12 @@ extension DependencyValues {
 
 // MARK: - AppCore
 
-private struct TicTacToe: Dripper {
-  @CasePathable
+@Dripper
+private struct TicTacToe {
   enum State: Equatable, Sendable {
     case login(Login.State)
     case newGame(NewGame.State)
   }
-  @CasePathable
   enum Action: Sendable {
     case login(Login.Action)
     case newGame(NewGame.Action)
@@ -104,7 +103,8 @@ private struct TicTacToe: Dripper {
 
 // MARK: - LoginCore
 
-private struct Login: Dripper {
+@Dripper
+private struct Login {
   struct State: Equatable, Sendable {
     @PresentationState var alert: AlertState<Action.Alert>?
     var email = ""
@@ -114,7 +114,6 @@ private struct Login: Dripper {
     @PresentationState var twoFactor: TwoFactor.State?
   }
 
-  @CasePathable
   enum Action: Sendable, ViewAction {
     case alert(PresentationAction<Alert>)
     case loginResponse(Result<AuthenticationResponse, any Error>)
@@ -180,7 +179,8 @@ private struct Login: Dripper {
 
 // MARK: - TwoFactorCore
 
-private struct TwoFactor: Dripper {
+@Dripper
+private struct TwoFactor {
   struct State: Equatable, Sendable {
     @PresentationState var alert: AlertState<Action.Alert>?
     var code = ""
@@ -189,7 +189,6 @@ private struct TwoFactor: Dripper {
     let token: String
   }
 
-  @CasePathable
   enum Action: Sendable, ViewAction {
     case alert(PresentationAction<Alert>)
     case twoFactorResponse(Result<AuthenticationResponse, any Error>)
@@ -245,14 +244,14 @@ private struct TwoFactor: Dripper {
 
 // MARK: - NewGameCore
 
-private struct NewGame: Dripper {
+@Dripper
+private struct NewGame {
   struct State: Equatable, Sendable {
     @PresentationState var game: Game.State?
     var oPlayerName = ""
     var xPlayerName = ""
   }
 
-  @CasePathable
   enum Action: BindableAction, Sendable {
     case binding(BindingAction<State>)
     case game(PresentationAction<Game.Action>)
@@ -289,7 +288,8 @@ private struct NewGame: Dripper {
 
 // MARK: - GameCore
 
-private struct Game: Dripper {
+@Dripper
+private struct Game {
   struct State: Equatable, Sendable {
     var board: Three<Three<Player?>> = .empty
     var currentPlayer: Player = .x
@@ -304,7 +304,6 @@ private struct Game: Dripper {
     }
   }
 
-  @CasePathable
   enum Action: Sendable {
     case cellTapped(row: Int, column: Int)
     case playAgainButtonTapped

@@ -1,0 +1,94 @@
+import DripperMacros
+import DripperTesting
+import Testing
+
+// `@Dripper` compiled and used: TCA's `@Reducer struct` and `@Reducer enum`, presented and stacked
+// as TCA's are, without a trailing closure.
+
+@Dripper
+private struct Tally {
+  struct State: Equatable, Sendable { var count = 0 }
+  enum Action: Equatable, Sendable { case add(Int) }
+  var body: some DripperOf<Self> {
+    Drip { state, action in
+      switch action {
+      case .add(let amount): state.count += amount
+      }
+      return .none
+    }
+  }
+}
+
+@Dripper
+private struct Memo {
+  struct State: Equatable, Sendable { var text = "" }
+  enum Action: Equatable, Sendable { case write(String) }
+  var body: some DripperOf<Self> {
+    Drip { state, action in
+      switch action {
+      case .write(let text): state.text = text
+      }
+      return .none
+    }
+  }
+}
+
+@Dripper
+private enum Destination {
+  case tally(Tally)
+  case memo(Memo)
+  case alert(AlertState<Alert>)
+
+  enum Alert: Equatable, Sendable { case clear }
+}
+extension Destination.State: Equatable {}
+extension Destination.Action: Equatable {}
+
+@Dripper
+private struct Desk {
+  struct State: Equatable, Sendable {
+    @PresentationState var destination: Destination.State?
+    var path: StackState<Destination.State> = []
+    var cleared = false
+  }
+  enum Action: Equatable, Sendable {
+    case destination(PresentationAction<Destination.Action>)
+    case path(StackAction<Destination.State, Destination.Action>)
+  }
+  var body: some DripperOf<Self> {
+    Drip { state, action in
+      if case .destination(.presented(.alert(.clear))) = action { state.cleared = true }
+      return .none
+    }
+    .ifLet(\.$destination, action: \.destination)
+    .forEach(\.path, action: \.path)
+  }
+}
+
+@Suite struct FeaturesByMacroTests {
+  /// A presented enum of features runs the feature of its case; its state is read by case name.
+  @Test func aPresentedDestinationRunsTheFeatureOfItsCase() async {
+    let station = TestStation(initialState: Desk.State(destination: .tally(Tally.State()))) { Desk() }
+    await station.pour(\.destination.presented.tally.add, 2) { $0.destination?.tally?.count = 2 }
+    await station.pour(.destination(.dismiss)) { $0.destination = nil }
+  }
+
+  /// An alert case holds a state with no logic; its action reaches the parent.
+  @Test func anAlertCaseIsAStateWhoseActionReachesTheParent() async {
+    let alert = AlertState<Destination.Alert> { TextState("Clear?") }
+    let station = TestStation(initialState: Desk.State(destination: .alert(alert))) { Desk() }
+    await station.pour(\.destination.presented.alert, .clear) {
+      $0.destination = nil
+      $0.cleared = true
+    }
+  }
+
+  /// Each screen of a stack of an enum of features runs the feature of its case.
+  @Test func aStackOfDestinationsRunsEachScreensFeature() async {
+    let station = TestStation(initialState: Desk.State(path: [.memo(Memo.State()), .tally(Tally.State())])) {
+      Desk()
+    }
+    await station.pour(\.path[id: 0].memo.write, "milk") { $0.path[id: 0]?.memo?.text = "milk" }
+    await station.pour(\.path[id: 1].tally.add, 3) { $0.path[id: 1]?.tally?.count = 3 }
+  }
+}
