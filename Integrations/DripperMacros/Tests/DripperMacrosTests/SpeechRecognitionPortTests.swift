@@ -1,12 +1,13 @@
-import Dripper
+import DripperMacros
 import DripperTesting
 import Testing
 
 // TCA's SpeechRecognition example (Examples/SpeechRecognition): a record button that asks for
 // authorization, then live-transcribes what a speech client streams, with an alert for each way it
-// fails. Written again as a Dripper feature, its five tests ported assertion for assertion. The
-// Speech framework is Apple's: its authorization status and request are stand-ins here, and the
-// example's own value types (SpeechRecognitionResult, Transcription) are kept as it declares them.
+// fails. Written again as a Dripper feature on `@Dripper`, its five tests ported assertion for
+// assertion. The Speech framework is Apple's: its authorization status and request are stand-ins
+// here, and the example's own value types (SpeechRecognitionResult, Transcription) are kept as it
+// declares them.
 
 // MARK: - The feature (TCA: SpeechRecognition.swift without its view, Client.swift, Models.swift)
 
@@ -62,7 +63,8 @@ extension DependencyValues {
   }
 }
 
-struct SpeechRecognition: Dripper {
+@Dripper
+struct SpeechRecognition {
   struct State: Equatable, Sendable {
     @PresentationState var alert: AlertState<Action.Alert>?
     var isRecording = false
@@ -152,21 +154,7 @@ struct SpeechRecognition: Dripper {
         }
       }
     }
-    .ifLet(\.$alert, action: .alert)
-  }
-}
-
-extension CasePath<SpeechRecognition.Action, PresentationAction<SpeechRecognition.Action.Alert>> {
-  static var alert: Self {
-    Self(SpeechRecognition.Action.alert) { if case .alert(let a) = $0 { a } else { nil } }
-  }
-}
-extension CasePath<SpeechRecognition.Action, Result<String, any Error>> {
-  static var speech: Self { Self(SpeechRecognition.Action.speech) }
-}
-extension CasePath<SpeechRecognition.Action, SpeechAuthorizationStatus> {
-  static var speechRecognizerAuthorizationStatusResponse: Self {
-    Self(SpeechRecognition.Action.speechRecognizerAuthorizationStatusResponse)
+    .ifLet(\.$alert, action: \.alert)
   }
 }
 
@@ -185,7 +173,7 @@ extension CasePath<SpeechRecognition.Action, SpeechAuthorizationStatus> {
     await store.pour(.recordButtonTapped) {
       $0.isRecording = true
     }
-    await store.receive(.speechRecognizerAuthorizationStatusResponse) {
+    await store.receive(\.speechRecognizerAuthorizationStatusResponse) {
       $0.alert = AlertState {
         TextState(
           """
@@ -208,7 +196,7 @@ extension CasePath<SpeechRecognition.Action, SpeechAuthorizationStatus> {
     await store.pour(.recordButtonTapped) {
       $0.isRecording = true
     }
-    await store.receive(.speechRecognizerAuthorizationStatusResponse) {
+    await store.receive(\.speechRecognizerAuthorizationStatusResponse) {
       $0.alert = AlertState { TextState("Your device does not allow speech recognition.") }
       $0.isRecording = false
     }
@@ -240,15 +228,15 @@ extension CasePath<SpeechRecognition.Action, SpeechAuthorizationStatus> {
       $0.isRecording = true
     }
 
-    await store.receive(.speechRecognizerAuthorizationStatusResponse)
+    await store.receive(\.speechRecognizerAuthorizationStatusResponse)
 
     recognitionTask.continuation.yield(firstResult)
-    await store.receive(CasePath.speech.success) {
+    await store.receive(\.speech.success) {
       $0.transcribedText = "Hello"
     }
 
     recognitionTask.continuation.yield(secondResult)
-    await store.receive(CasePath.speech.success) {
+    await store.receive(\.speech.success) {
       $0.transcribedText = "Hello world"
     }
 
@@ -273,11 +261,11 @@ extension CasePath<SpeechRecognition.Action, SpeechAuthorizationStatus> {
       $0.isRecording = true
     }
 
-    await store.receive(.speechRecognizerAuthorizationStatusResponse)
+    await store.receive(\.speechRecognizerAuthorizationStatusResponse)
 
     recognitionTask.continuation.finish(
       throwing: SpeechRecognitionClient.Failure.couldntConfigureAudioSession)
-    await store.receive(CasePath.speech.failure) {
+    await store.receive(\.speech.failure) {
       $0.alert = AlertState { TextState("Problem with audio device. Please try again.") }
     }
   }
@@ -296,10 +284,10 @@ extension CasePath<SpeechRecognition.Action, SpeechAuthorizationStatus> {
       $0.isRecording = true
     }
 
-    await store.receive(.speechRecognizerAuthorizationStatusResponse)
+    await store.receive(\.speechRecognizerAuthorizationStatusResponse)
 
     recognitionTask.continuation.finish(throwing: SpeechRecognitionClient.Failure.couldntStartAudioEngine)
-    await store.receive(CasePath.speech.failure) {
+    await store.receive(\.speech.failure) {
       $0.alert = AlertState { TextState("Problem with audio device. Please try again.") }
     }
   }
