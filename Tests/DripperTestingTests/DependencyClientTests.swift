@@ -54,6 +54,31 @@ private struct Fact: Dripper {
   }
 }
 
+/// A feature whose endpoints have defaults of their own, each called once.
+private struct Defaults: Dripper {
+  struct State: Equatable, Sendable { var answers: [String] = [] }
+  enum Action: Equatable, Sendable {
+    case ask
+    case answered([String])
+  }
+  let count: @Sendable (Int) -> Int = unimplemented("Defaults.count", default: { $0 + 1 })
+  let favorite: @Sendable () async -> Int = unimplemented("Defaults.favorite", default: { 7 })
+  let fact: @Sendable (Int) async throws -> String = unimplemented("Defaults.fact", default: { "\($0)" })
+  var body: some DripperOf<Self> {
+    Drip { state, action in
+      switch action {
+      case .ask:
+        return .run { [count, favorite, fact] pour in
+          await pour(.answered(["\(count(1))", "\(await favorite())", try await fact(3)]))
+        }
+      case .answered(let answers):
+        state.answers = answers
+        return .none
+      }
+    }
+  }
+}
+
 @Suite struct DependencyClientTests {
   /// A labelled endpoint is called with its labels, as TCA's macro makes it, and overridden as a
   /// closure.
@@ -83,6 +108,18 @@ private struct Fact: Dripper {
         $0.rawValue.hasPrefix("unimplemented endpoint 'TriviaClient.fact' (declared at ")
           || $0.rawValue.hasSuffix("threw TriviaClient.fact, which no 'catch' handled")
       }
+    }
+  }
+
+  /// Endpoints with defaults of their own (TCA's `= { .notDetermined }`) answer with them, and
+  /// each call is reported as not implemented, as TCA's macro makes them.
+  @Test func anEndpointWithADefaultAnswersWithItAndIsReported() async {
+    let station = TestStation(initialState: Defaults.State()) { Defaults() }
+    await withExpectedFailure {
+      await station.pour(.ask)
+      await station.receive(.answered(["2", "7", "3"])) { $0.answers = ["2", "7", "3"] }
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.hasPrefix("unimplemented endpoint 'Defaults.") }
     }
   }
 

@@ -60,6 +60,50 @@ public func unimplemented<each Argument, Result>(
   }
 }
 
+/// An endpoint that answers with `body` but is not expected to be called: calling it reports the
+/// ``Diagnostic/Kind/unimplementedDependency`` diagnostic naming `description`, as
+/// `unimplemented(_:placeholder:)` does, then returns what `body`
+/// returns. What `@DependencyClient` (DripperMacros) makes of an endpoint written with a default,
+/// as TCA's does:
+///
+/// ```swift
+/// var requestAuthorization: @Sendable () async -> Status = unimplemented(
+///   "SpeechClient.requestAuthorization", default: { .notDetermined })
+/// ```
+public func unimplemented<each Argument, Result>(
+  _ description: String, default body: @escaping @Sendable (repeat each Argument) -> Result,
+  fileID: StaticString = #fileID, line: UInt = #line
+) -> @Sendable (repeat each Argument) -> Result {
+  { (argument: repeat each Argument) in
+    reportUnimplemented(description, fileID: fileID, line: line)
+    return body(repeat each argument)
+  }
+}
+
+/// An asynchronous endpoint that answers with `body` but is not expected to be called: see
+/// `unimplemented(_:default:)`.
+public func unimplemented<each Argument, Result>(
+  _ description: String, default body: @escaping @Sendable (repeat each Argument) async -> Result,
+  fileID: StaticString = #fileID, line: UInt = #line
+) -> @Sendable (repeat each Argument) async -> Result {
+  { (argument: repeat each Argument) async in
+    reportUnimplemented(description, fileID: fileID, line: line)
+    return await body(repeat each argument)
+  }
+}
+
+/// A throwing endpoint that answers with `body` but is not expected to be called: see
+/// `unimplemented(_:default:)`.
+public func unimplemented<each Argument, Result>(
+  _ description: String, default body: @escaping @Sendable (repeat each Argument) async throws -> Result,
+  fileID: StaticString = #fileID, line: UInt = #line
+) -> @Sendable (repeat each Argument) async throws -> Result {
+  { (argument: repeat each Argument) async throws in
+    reportUnimplemented(description, fileID: fileID, line: line)
+    return try await body(repeat each argument)
+  }
+}
+
 /// What an unimplemented throwing endpoint throws (see
 /// `unimplemented(_:fileID:line:)`).
 public struct UnimplementedEndpoint: Error, Sendable, CustomStringConvertible {

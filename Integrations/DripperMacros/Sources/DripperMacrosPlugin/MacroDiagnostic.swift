@@ -33,4 +33,15 @@ struct MacroDiagnostic: DiagnosticMessage {
       "notOneFeature",
       "'@Dripper' enum case '\(name)' must hold one feature, unlabelled: case \(name)(Feature)")
   }
+
+  /// `@DependencyClient` on something else than a struct.
+  static let notAStruct = Self("notAStruct", "'@DependencyClient' applies to a struct of endpoints")
+
+  /// `@DependencyClient` on an endpoint that returns a value without throwing, and has no default.
+  static func needsADefault(_ name: String, _ returnType: String) -> Self {
+    Self(
+      "needsADefault",
+      "'@DependencyClient' endpoint '\(name)' returns \(returnType) without throwing: give it a default to answer with"
+    )
+  }
 }

@@ -3,5 +3,7 @@ import SwiftSyntaxMacros
 
 @main
 struct DripperMacrosPlugin: CompilerPlugin {
-  let providingMacros: [any Macro.Type] = [CasePathableMacro.self, DripperMacro.self]
+  let providingMacros: [any Macro.Type] = [
+    CasePathableMacro.self, DripperMacro.self, DependencyClientMacro.self,
+  ]
 }

@@ -15,7 +15,8 @@ func expect(
     source, expandedSource: expected, diagnostics: diagnostics,
     macroSpecs: [
       macro: MacroSpec(
-        type: macro == "Dripper" ? DripperMacro.self : CasePathableMacro.self,
+        type: ["Dripper": DripperMacro.self, "DependencyClient": DependencyClientMacro.self][macro]
+          ?? CasePathableMacro.self,
         conformances: conformances.map { "\(raw: $0)" })
     ],
     indentationWidth: .spaces(2),

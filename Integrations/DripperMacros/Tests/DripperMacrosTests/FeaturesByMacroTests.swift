@@ -92,3 +92,55 @@ private struct Desk {
     await station.pour(\.path[id: 1].tally.add, 3) { $0.path[id: 1]?.tally?.count = 3 }
   }
 }
+
+/// A client of every shape of endpoint.
+@DependencyClient
+private struct Catalog: Sendable {
+  var search: @Sendable (_ query: String, _ limit: Int) async throws -> [String]
+  var save: @Sendable (_ value: Int) throws -> Void
+  var finish: @Sendable () async -> Void
+  var count: @Sendable () -> Int = { 0 }
+  let region: String
+}
+
+/// A feature that calls the endpoints a test did not give.
+@Dripper
+private struct Shelf {
+  struct State: Equatable, Sendable { var count = -1 }
+  enum Action: Equatable, Sendable {
+    case sync
+    case counted(Int)
+  }
+  let catalog: Catalog
+  var body: some DripperOf<Self> {
+    Drip { state, action in
+      switch action {
+      case .sync:
+        return .run { [catalog] pour in
+          try catalog.save(value: 1)
+          await catalog.finish()
+          await pour(.counted(catalog.count()))
+        }
+      case .counted(let count):
+        state.count = count
+        return .none
+      }
+    }
+  }
+}
+
+extension FeaturesByMacroTests {
+  /// A labelled endpoint is called with its labels; one not given fails the test naming client and
+  /// endpoint, and one with a default answers with it, reported all the same.
+  @Test func aClientsEndpointsAreUnimplementedUntilGiven() async throws {
+    let catalog = Catalog(search: { query, limit in Array(repeating: query, count: limit) }, region: "eu")
+    #expect(try await catalog.search(query: "milk", limit: 2) == ["milk", "milk"])
+    let station = TestStation(initialState: Shelf.State()) { Shelf(catalog: catalog) }
+    await withKnownIssue {
+      await station.pour(.sync)
+      await station.receive(.counted(0)) { $0.count = 0 }
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.hasPrefix("unimplemented endpoint 'Catalog.") }
+    }
+  }
+}

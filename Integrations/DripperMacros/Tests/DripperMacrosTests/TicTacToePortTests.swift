@@ -32,18 +32,10 @@ private enum AuthenticationError: Equatable, LocalizedError, Sendable {
   }
 }
 
+@DependencyClient
 private struct AuthenticationClient: Sendable {
-  var login: @Sendable (_ email: String, _ password: String) async throws -> AuthenticationResponse =
-    unimplemented("AuthenticationClient.login")
-  var twoFactor: @Sendable (_ code: String, _ token: String) async throws -> AuthenticationResponse =
-    unimplemented("AuthenticationClient.twoFactor")
-
-  func login(email: String, password: String) async throws -> AuthenticationResponse {
-    try await login(email, password)
-  }
-  func twoFactor(code: String, token: String) async throws -> AuthenticationResponse {
-    try await twoFactor(code, token)
-  }
+  var login: @Sendable (_ email: String, _ password: String) async throws -> AuthenticationResponse
+  var twoFactor: @Sendable (_ code: String, _ token: String) async throws -> AuthenticationResponse
 }
 
 extension AuthenticationClient: TestDependencyKey {
