@@ -1,5 +1,9 @@
 /// An enum whose cases can be changed, tested and read in place by their case paths: what TCA's
-/// `@CasePathable` gives an enum state, without a macro. Conform with an empty extension:
+/// `@CasePathable` gives an enum. `@CasePathable` from `DripperMacros` conforms an enum and writes
+/// its table of case paths (``AllCasePaths``), which key paths name as TCA's do:
+/// `$0.modify(\.login) { … }`, `receive(\.login.loginResponse.success)`.
+///
+/// Without the macro, conform with an empty extension, and name cases by their ``CasePath``s:
 ///
 /// ```swift
 /// extension TicTacToe.State: CasePathable {}
