@@ -57,8 +57,12 @@ package struct Lock<Value: ~Copyable>: ~Copyable, Sendable {
   @usableFromInline let gate = Atomic<Bool>(false)
   /// How many threads are asleep at the gate, or about to sleep, and not yet woken.
   @usableFromInline let parked = Atomic<Int>(0)
-  /// What sleepers at the gate sleep on, made when the first one parks.
-  @usableFromInline let sleepers = AtomicLazyReference<GateSleepers>()
+  /// What sleepers at the gate sleep on, made when the first one parks, retained here until the
+  /// lock goes. Published through an `Atomic` of ours, not `AtomicLazyReference`: that one's `load`
+  /// and `storeIfNil` are not inlinable, so their acquire and release happen in
+  /// `libswiftSynchronization`, where ThreadSanitizer does not see them, and it reported a sleeper
+  /// reading the semaphore its maker had just made (CI, 24f7731).
+  @usableFromInline let sleepers = Atomic<Unmanaged<GateSleepers>?>(nil)
   /// Read by every holder as it enters and stored as it leaves, on Linux: the edge
   /// ThreadSanitizer needs from one holder to the next, since the mutex is taken and handed over
   /// in `libswiftSynchronization` and the kernel, which it does not see. Unused elsewhere.
@@ -68,6 +72,10 @@ package struct Lock<Value: ~Copyable>: ~Copyable, Sendable {
   @inlinable
   package init(_ initialValue: consuming sending Value) {
     mutex = Mutex(initialValue)
+  }
+
+  deinit {
+    sleepers.load(ordering: .acquiring)?.release()
   }
 
   /// Runs `body` with exclusive access to the value.
@@ -120,7 +128,7 @@ package struct Lock<Value: ~Copyable>: ~Copyable, Sendable {
         tries = 0
         // Says it sleeps, then looks once more: a holder that leaves after this sees it and
         // wakes one sleeper; one that left before left the gate free.
-        let sleepers = self.sleepers.load() ?? self.sleepers.storeIfNil(GateSleepers())
+        let sleepers = madeSleepers()
         parked.add(1, ordering: .sequentiallyConsistent)
         if !gate.load(ordering: .sequentiallyConsistent),
           gate.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged
@@ -140,8 +148,21 @@ package struct Lock<Value: ~Copyable>: ~Copyable, Sendable {
     borrowing func openGate() {
       gate.store(false, ordering: .sequentiallyConsistent)
       if parked.load(ordering: .sequentiallyConsistent) > 0, withdrawOneSleeper() {
-        sleepers.load()?.semaphore.signal()
+        sleepers.load(ordering: .acquiring)?.takeUnretainedValue().semaphore.signal()
       }
+    }
+
+    /// The sleepers' semaphore, made by the first thread to need it; another thread that made one
+    /// at the same time drops its own.
+    @usableFromInline
+    borrowing func madeSleepers() -> GateSleepers {
+      if let made = sleepers.load(ordering: .acquiring) { return made.takeUnretainedValue() }
+      let mine = Unmanaged.passRetained(GateSleepers())
+      let (exchanged, found) = sleepers.compareExchange(
+        expected: nil, desired: mine, ordering: .acquiringAndReleasing)
+      guard !exchanged, let found else { return mine.takeUnretainedValue() }
+      mine.release()
+      return found.takeUnretainedValue()
     }
 
     /// Takes one sleeper off the count; `false` if none is left to take.
