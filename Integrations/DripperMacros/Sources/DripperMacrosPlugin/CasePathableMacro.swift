@@ -139,7 +139,7 @@ struct Table {
       let indices = parameters.indices
       value =
         "("
-        + indices.map { tupleLabel(of: parameters[$0]) + type(of: parameters[$0]) }.joined(separator: ", ")
+        + indices.map { label(of: parameters[$0]) + type(of: parameters[$0]) }.joined(separator: ", ")
         + ")"
       let arguments = indices.map { "\(label(of: parameters[$0]))$0.\($0)" }.joined(separator: ", ")
       embed = "{ \(enumName).\(name)(\(arguments)) }"
@@ -179,15 +179,12 @@ struct Table {
     SelfRewriter(enumName: enumName).rewrite(parameter.type).trimmedDescription
   }
 
-  /// The argument label a case's value is passed with: `buzzier: `, or none.
+  /// The argument label a case's value is passed with, and its label in the payload's tuple:
+  /// `buzzier: `, or none for `_` and unlabelled values.
   private func label(of parameter: EnumCaseParameterSyntax) -> String {
     guard let first = parameter.firstName, first.tokenKind != .wildcard else { return "" }
     return "\(first.text): "
   }
-
-  /// The label of a value in the payload's tuple: the case's label, or none for `_` and unlabelled
-  /// values.
-  private func tupleLabel(of parameter: EnumCaseParameterSyntax) -> String { label(of: parameter) }
 }
 
 /// Rewrites `Self` in a type to the enum's name.

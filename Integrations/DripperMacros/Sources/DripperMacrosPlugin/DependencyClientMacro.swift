@@ -78,6 +78,10 @@ struct Property {
       ?? type.as(AttributedTypeSyntax.self)?.baseType.as(FunctionTypeSyntax.self)
   }
 
+  /// Whether the endpoint is `async`, and whether it throws.
+  var isAsync: Bool { function?.effectSpecifiers?.asyncSpecifier != nil }
+  var isThrowing: Bool { function?.effectSpecifiers?.throwsClause != nil }
+
   /// The initializer's parameter: the property, `@escaping` when a closure, defaulting to an
   /// unimplemented endpoint (or to the property's own value).
   func parameter(in context: some MacroExpansionContext) -> String? {
@@ -85,8 +89,6 @@ struct Property {
       return "\(name): \(type.trimmedDescription)" + (initializer.map { " = \($0.trimmedDescription)" } ?? "")
     }
     let description = "\"\(client).\(name)\""
-    let isAsync = function.effectSpecifiers?.asyncSpecifier != nil
-    let isThrowing = function.effectSpecifiers?.throwsClause != nil
     let returnType = function.returnClause.type.trimmedDescription
     let returnsVoid = ["Void", "()", "Swift.Void"].contains(returnType)
     let value: String
@@ -112,8 +114,6 @@ struct Property {
     guard !elements.isEmpty, labels.allSatisfy({ $0 != nil }) else { return nil }
     let names = labels.map { $0! }
     let parameters = zip(names, elements).map { "\($0): \($1.type.trimmedDescription)" }
-    let isAsync = function.effectSpecifiers?.asyncSpecifier != nil
-    let isThrowing = function.effectSpecifiers?.throwsClause != nil
     let effects =
       (isAsync ? " async" : "")
       + (function.effectSpecifiers?.throwsClause.map { " \($0.trimmedDescription)" } ?? "")
