@@ -121,8 +121,15 @@ public final class SharedValue<Value: Equatable & Sendable>: Sendable {
   @discardableResult
   public func flush() async -> SharedPersistenceError? {
     let error = await saver?.flush()
-    watching.withLock { $0 }?.check()
+    lookAtPersistedFile()
     return error
+  }
+
+  /// Looks at the persisted file now, as the watch does when the file changes: a value another
+  /// writer left there becomes the value. Tests call it to adopt at a moment of their choosing,
+  /// not whenever the watch's thread runs.
+  package func lookAtPersistedFile() {
+    watching.withLock { $0 }?.check()
   }
 
   /// Changes the value in place, atomically, and returns what `body` returns; if the value changed,
