@@ -24,7 +24,9 @@ final class Promise<Value: Sendable>: Sendable {
   /// The value, once given; `nil` if the waiting task is cancelled first.
   var value: Value? {
     get async {
-      await parked(
+      // Given already, as a request's outcome is once its caller has reduced it: no suspension.
+      if let value = state.withLock({ $0.value }) { return value }
+      return await parked(
         issue: { state.withLock { $0.waiters.issue() } },
         park: { ticket, continuation in
           state.withLock { state in

@@ -328,7 +328,17 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
     let posted = table.withLock { table in
       table.postIfResident(key, at: tick) { $0.station.pour(request) }
     }
-    if posted == nil, let refusal = pour(request, to: key).failure { throw refusal }
+    let task: PourTask
+    if let posted {
+      task = posted
+    } else {
+      let (slow, refusal) = pour(request, to: key)
+      if let refusal { throw refusal }
+      task = slow
+    }
+    // Reduced here, as an awaited pour is, not at the drain task's next look: that look comes a
+    // timer's sleep later (tens of microseconds), which every request waited for before.
+    _ = await task.host.reduce(through: task.number)
     return try await answer(outcome, of: key, id: id)
   }
 
