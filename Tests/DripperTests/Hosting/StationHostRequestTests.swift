@@ -112,6 +112,20 @@ private func wallets(
     await host.close()
   }
 
+  /// A request's fingerprint in memory, chosen once for the action's type: a `Hashable` action
+  /// by its hash, any other by its text. Equal actions agree, and others differ.
+  @Test func aFingerprintTellsActionsApartWhetherOrNotTheyAreHashable() {
+    enum Hashed: Hashable, Sendable { case deposit(Int) }
+    let hashed = ActionFingerprint.function(for: Hashed.self)
+    #expect(hashed(.deposit(10)) == hashed(.deposit(10)))
+    #expect(hashed(.deposit(10)) != hashed(.deposit(11)))
+    #expect(hashed(.deposit(10)) != 0)
+    let dumped = ActionFingerprint.function(for: Wallet.Action.self)
+    #expect(dumped(.deposit(10)) == dumped(.deposit(10)))
+    #expect(dumped(.deposit(10)) != dumped(.withdraw(10)))
+    #expect(dumped(.deposit(10)) != 0)
+  }
+
   /// A request id is remembered for the retention's age, on the host's wall time: a retry within
   /// 24 hours gets the first receipt, one after is applied again.
   @Test func aRequestIDIsForgottenAfterItsAge() async throws {
