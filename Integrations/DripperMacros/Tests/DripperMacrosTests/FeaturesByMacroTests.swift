@@ -8,13 +8,25 @@ import Testing
 @Dripper
 private struct Tally {
   struct State: Equatable, Sendable { var count = 0 }
-  enum Action: Equatable, Sendable { case add(Int) }
+  enum Action: Equatable, Sendable {
+    case add(Int)
+    case startCounting
+  }
+  @Dependency(\.clock) var clock
   var body: some DripperOf<Self> {
     Drip { state, action in
       switch action {
-      case .add(let amount): state.count += amount
+      case .add(let amount):
+        state.count += amount
+        return .none
+      case .startCounting:
+        return .run { pour in
+          while true {
+            try await clock.sleep(for: .seconds(1))
+            await pour(.add(1))
+          }
+        }
       }
-      return .none
     }
   }
 }
@@ -54,10 +66,12 @@ private struct Desk {
   enum Action: Equatable, Sendable {
     case destination(PresentationAction<Destination.Action>)
     case path(StackAction<Destination.State, Destination.Action>)
+    case showMemo
   }
   var body: some DripperOf<Self> {
     Drip { state, action in
       if case .destination(.presented(.alert(.clear))) = action { state.cleared = true }
+      if case .showMemo = action { state.destination = .memo(Memo.State()) }
       return .none
     }
     .ifLet(\.$destination, action: \.destination)
@@ -71,6 +85,26 @@ private struct Desk {
     let station = TestStation(initialState: Desk.State(destination: .tally(Tally.State()))) { Desk() }
     await station.pour(\.destination.presented.tally.add, 2) { $0.destination?.tally?.count = 2 }
     await station.pour(.destination(.dismiss)) { $0.destination = nil }
+  }
+
+  /// The presented enum switched to another case is a new presentation: the old case's feature
+  /// is gone with its effects, as with a destination written by hand
+  /// (`aDestinationSwitchingCaseIsANewPresentation` in the root package). Its counting never
+  /// reaches the memo.
+  @Test func aDestinationSwitchedToAnotherCaseCancelsTheOldFeaturesEffects() async {
+    let clock = TestClock()
+    let station = TestStation(initialState: Desk.State(destination: .tally(Tally.State()))) {
+      Desk()
+    } withDependencies: {
+      $0.clock = clock
+    }
+    await station.pour(\.destination.presented.tally.startCounting)
+    await clock.advance(by: .seconds(1))
+    await station.receive(\.destination.presented.tally.add, 1) { $0.destination?.tally?.count = 1 }
+    await station.pour(.showMemo) { $0.destination = .memo(Memo.State()) }
+    await clock.advance(by: .seconds(3))
+    await station.pour(\.destination.presented.memo.write, "milk") { $0.destination?.memo?.text = "milk" }
+    await station.finish()
   }
 
   /// An alert case holds a state with no logic; its action reaches the parent.
