@@ -163,6 +163,23 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
     return PourTask(host: self, number: number)
   }
 
+  /// Posts an action whose caller reduces it at once, with ``reduce(through:)``: a host's request,
+  /// which waits for its reduction. No drain task is scheduled for it: a task spawned for a pour
+  /// its caller drains finds nothing, lingers a timer's sleep and ends, work that made requests
+  /// through an HTTP server slower. In a watched Station, whose executor must count a pour not
+  /// yet reduced, it is posted as any pour.
+  @inlinable
+  nonisolated func postReducedByCaller(_ action: Action) -> PourTask {
+    guard executor == nil else { return post(action) }
+    let mailbox = self.mailbox
+    let number = mailbox.state.withLock { state in
+      let number = state.postReducedByCaller(action)
+      mailbox.poured.store(number, ordering: .relaxed)
+      return number
+    }
+    return PourTask(host: self, number: number)
+  }
+
   /// Reduces an action poured by the effect in `slot`, after the actions already in the mailbox;
   /// drops it if the effect was cancelled meanwhile.
   ///

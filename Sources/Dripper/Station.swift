@@ -96,6 +96,16 @@ public final class Station<State: Sendable, Action: Sendable>: Sendable {
     }
   }
 
+  /// Pours an action that the caller reduces at once, awaiting ``PourTask``'s reduction: no drain
+  /// task is scheduled for it (see `StateHandler.postReducedByCaller(_:)`).
+  @inlinable
+  func pourReducedByCaller(_ action: Action) -> PourTask {
+    switch core {
+    case .root(let handler): handler.postReducedByCaller(action)
+    case .scoped(let scoped): scoped.pour(action)
+    }
+  }
+
   /// The state, once every action poured before this read has been reduced.
   @inlinable
   public var state: State {

@@ -326,7 +326,7 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
     // key the slow way, which activates it.
     let tick = activity.tick
     let posted = table.withLock { table in
-      table.postIfResident(key, at: tick) { $0.station.pour(request) }
+      table.postIfResident(key, at: tick) { $0.station.pourReducedByCaller(request) }
     }
     let task: PourTask
     if let posted {
@@ -336,8 +336,8 @@ public final class StationHost<Key: StationKey, Feature: Dripper>: Sendable {
       if let refusal { throw refusal }
       task = slow
     }
-    // Reduced here, as an awaited pour is, not at the drain task's next look: that look comes a
-    // timer's sleep later (tens of microseconds), which every request waited for before.
+    // Reduced here, not at the drain task's next look: that look comes a timer's sleep later
+    // (tens of microseconds), which every request waited for before.
     _ = await task.host.reduce(through: task.number)
     return try await answer(outcome, of: key, id: id)
   }

@@ -33,6 +33,15 @@ struct MailboxState<Action: Sendable>: Sendable {
     return (number, true)
   }
 
+  /// Posts an action that its caller reduces at once (``StateHandler/postReducedByCaller(_:)``),
+  /// returning its pour's number: no drain is scheduled for it.
+  @inlinable
+  mutating func postReducedByCaller(_ action: Action) -> PourNumber {
+    let number = nextNumber
+    pending.append(action)
+    return number
+  }
+
   /// Moves every pending action into `batch`, which must be empty, and returns the number of the
   /// first one's pour, or `nil` when nothing is pending.
   ///
