@@ -19,13 +19,36 @@ private final class Counter: Sendable {
   /// 300 ms hold each, or more, with 8 waiters on 2 cores).
   @Test func waitersSleepWhileTheHolderKeepsTheLock() async {
     let counter = Counter()
-    let waiters = 8
+    await takeWhileHeld(counter, waiters: 8, holding: 300_000)
+    #expect(counter.lock.withLock { $0 } == 8)
+    let most = counter.spent.withLock { $0.max() ?? 0 }
+    #expect(most < 10_000_000, "a waiter used \(most / 1_000_000) ms of processor time while it waited")
+  }
+
+  /// On many fresh locks, the first waiter to sleep makes the semaphore the others sleep on, and
+  /// every waiter wakes and takes the lock. Under ThreadSanitizer this is where CI once saw a
+  /// sleeper read the semaphore its maker had just made (24f7731): the semaphore was published by
+  /// `AtomicLazyReference`, whose `load` and `storeIfNil` run in `libswiftSynchronization`, unseen
+  /// by TSan. TSan then saw an edge only through the count of sleepers, and none when the reader
+  /// counted itself before the maker did; this test does not force that order.
+  @Test func everyWaiterSleepsOnTheSemaphoreTheFirstMade() async {
+    for _ in 0..<40 {
+      let counter = Counter()
+      await takeWhileHeld(counter, waiters: 4, holding: 10_000)
+      #expect(counter.lock.withLock { $0 } == 4)
+    }
+  }
+
+  /// Holds `counter`'s lock on a thread of its own for `holding` microseconds, and meanwhile starts
+  /// `waiters` threads that each add 1 under it and record the processor time they spent; returns
+  /// once every waiter has.
+  private func takeWhileHeld(_ counter: Counter, waiters: Int, holding: useconds_t) async {
     let held = DispatchSemaphore(value: 0)
     let done = DispatchGroup()
     Thread {
       counter.lock.withLock { _ in
         held.signal()
-        usleep(300_000)
+        usleep(holding)
       }
     }.start()
     held.wait()
@@ -40,41 +63,6 @@ private final class Counter: Sendable {
       }.start()
     }
     await withCheckedContinuation { continuation in done.notify(queue: .global()) { continuation.resume() } }
-    #expect(counter.lock.withLock { $0 } == waiters)
-    let most = counter.spent.withLock { $0.max() ?? 0 }
-    #expect(most < 10_000_000, "a waiter used \(most / 1_000_000) ms of processor time while it waited")
-  }
-
-  /// On many fresh locks, the first waiter to sleep makes the semaphore the others sleep on, and
-  /// every waiter wakes and takes the lock. Under ThreadSanitizer this is where CI once saw a
-  /// sleeper read the semaphore its maker had just made (24f7731): the semaphore was published by
-  /// `AtomicLazyReference`, whose `load` and `storeIfNil` run in `libswiftSynchronization`, unseen
-  /// by TSan. TSan then saw an edge only through the count of sleepers, and none when the reader
-  /// counted itself before the maker did; this test does not force that order.
-  @Test func everyWaiterSleepsOnTheSemaphoreTheFirstMade() async {
-    for _ in 0..<40 {
-      let counter = Counter()
-      let waiters = 4
-      let held = DispatchSemaphore(value: 0)
-      let done = DispatchGroup()
-      Thread {
-        counter.lock.withLock { _ in
-          held.signal()
-          usleep(10_000)
-        }
-      }.start()
-      held.wait()
-      for _ in 0..<waiters {
-        done.enter()
-        Thread {
-          counter.lock.withLock { $0 += 1 }
-          done.leave()
-        }.start()
-      }
-      await withCheckedContinuation { continuation in done.notify(queue: .global()) { continuation.resume() }
-      }
-      #expect(counter.lock.withLock { $0 } == waiters)
-    }
   }
 
   /// Many threads and tasks taking the lock at once: every increment counts, none waits for ever.
