@@ -121,7 +121,7 @@ func encodeAndDecodePour(
     try encoder.recordErrorType((any Error).self)
     try encoder.recordReturnType(PourReceipt.self)
     try encoder.doneRecording()
-    let frame = system.callFrame(encoder, to: NodeActorID(node: "server", number: 1), target: target)
+    let frame = system.callFrame(consume encoder, to: NodeActorID(node: "server", number: 1), target: target)
     var (_, decoder) = try system.invocationDecoder(callFrame: frame)
     _ = try decoder.decodeGenericSubstitutions()
     let decoded: KeyCounter.Action = try decoder.decodeNextArgument()

@@ -76,7 +76,7 @@ public final class JSONActorSystem: DistributedActorSystem, Sendable {
   private let nextNumber = Atomic<UInt64>(1)
   private let types = Lock<[String: Any.Type]>([:])
   /// The last substitutions read, and their types: most calls to a node are to one generic actor.
-  private let lastSubstitutions = Lock<(names: [[UInt8]], types: [Any.Type])>(([], []))
+  private let lastSubstitutions = Lock<(bytes: [UInt8], types: [Any.Type])>(([], []))
 
   /// What runs a call on a local actor, kept without keeping the actor.
   private struct Registered: Sendable {
@@ -131,56 +131,54 @@ public final class JSONActorSystem: DistributedActorSystem, Sendable {
     on actor: Act, target: RemoteCallTarget, invocation: inout InvocationEncoder, throwing: Err.Type,
     returning: Res.Type
   ) async throws -> Res where Act: DistributedActor, Act.ID == ActorID, Err: Error, Res: Codable {
-    let bytes = try await wire.deliver(
-      callFrame(invocation, to: actor.id, target: target), from: node, to: actor.id.node)
-    return try value(ofReply: bytes, as: Res.self)
+    let frame = try await wire.deliver(
+      callFrame(invocation.take(), to: actor.id, target: target), from: node, to: actor.id.node)
+    return try value(ofReply: frame, as: Res.self)
   }
 
   /// Sends a call that returns nothing.
   public func remoteCallVoid<Act, Err>(
     on actor: Act, target: RemoteCallTarget, invocation: inout InvocationEncoder, throwing: Err.Type
   ) async throws where Act: DistributedActor, Act.ID == ActorID, Err: Error {
-    let reply = try await call(actor.id, target: target, invocation: invocation)
+    let reply = try await call(actor.id, target: target, invocation: invocation.take())
     guard case .void = reply else { throw try Self.error(of: reply) }
   }
 
-  private func call(_ id: NodeActorID, target: RemoteCallTarget, invocation: JSONInvocationEncoder)
+  private func call(_ id: NodeActorID, target: RemoteCallTarget, invocation: consuming JSONInvocationEncoder)
     async throws
     -> Reply
   {
-    let bytes = try await wire.deliver(callFrame(invocation, to: id, target: target), from: node, to: id.node)
-    return try Reply(bytes: Array(bytes))
+    let frame = try await wire.deliver(callFrame(invocation, to: id, target: target), from: node, to: id.node)
+    return try Reply(frame: frame)
   }
 
-  /// The bytes of a call, as they cross the wire.
-  public func callFrame(_ invocation: JSONInvocationEncoder, to actor: NodeActorID, target: RemoteCallTarget)
-    -> Data
-  {
-    var writer = FrameWriter(capacity: 128 + target.identifier.utf8.count + invocation.arguments.bytes.count)
-    writer.append(actor.node)
-    writer.append(actor.number)
-    writer.append(target.identifier)
-    writer.append(UInt64(invocation.substitutions.count))
-    for substitution in invocation.substitutions { writer.append(substitution) }
-    writer.append(UInt64(invocation.argumentCount))
-    writer.append(fields: invocation.arguments)
-    return Data(writer.bytes)
+  /// The bytes of a call, as they cross the wire: what `invocation` recorded, then the actor and
+  /// the target, written into its own buffer.
+  public func callFrame(
+    _ invocation: consuming JSONInvocationEncoder, to actor: NodeActorID, target: RemoteCallTarget
+  ) -> [UInt8] {
+    try? invocation.doneRecording()
+    var frame = invocation.frame
+    frame.append(actor.node)
+    frame.append(actor.number)
+    frame.append(target.identifier)
+    return frame.bytes
   }
 
   /// A decoder of the call a frame carries, and the actor it calls: what the callee reads.
-  public func invocationDecoder(callFrame bytes: Data) throws -> (NodeActorID, JSONInvocationDecoder) {
-    let call = try Call(bytes: Array(bytes))
+  public func invocationDecoder(callFrame frame: [UInt8]) throws -> (NodeActorID, JSONInvocationDecoder) {
+    let call = try Call(frame: frame)
     return (call.actor, JSONInvocationDecoder(call: call, system: self))
   }
 
   /// The bytes of a reply that returns `value`, as they cross the wire.
-  public func replyFrame<Value: Codable>(returning value: Value) throws -> Data {
-    Data(Reply.value(try JSONValue.encode(value)[...]).bytes)
+  public func replyFrame<Value: Codable>(returning value: Value) throws -> [UInt8] {
+    Reply.value(try JSONValue.encode(value)[...]).frame
   }
 
   /// The value a reply's frame returns.
-  public func value<Value: Codable>(ofReply bytes: Data, as type: Value.Type) throws -> Value {
-    let reply = try Reply(bytes: Array(bytes))
+  public func value<Value: Codable>(ofReply frame: [UInt8], as type: Value.Type) throws -> Value {
+    let reply = try Reply(frame: frame)
     guard case .value(let json) = reply else { throw try Self.error(of: reply) }
     return try JSONValue.decode(Value.self, from: json, decoder: decoder)
   }
@@ -188,19 +186,26 @@ public final class JSONActorSystem: DistributedActorSystem, Sendable {
   /// A decoder that resolves the distributed actors it decodes on this system.
   func decoder() -> JSONDecoder {
     let decoder = JSONDecoder()
-    decoder.userInfo[.actorSystemKey] = self
+    // Set whole: assigning one key reads the decoder's options, copies them and writes them back.
+    decoder.userInfo = [.actorSystemKey: self]
     return decoder
   }
 
-  /// The types of a call's generic substitutions, by their mangled names' bytes: the last call's
-  /// are compared without making strings, since most calls to a node are to one generic actor.
-  func types(named names: [ArraySlice<UInt8>]) throws -> [Any.Type] {
+  /// The types of a call's generic substitutions, by their mangled names: the last call's are
+  /// compared as bytes, without making strings, since most calls to a node are to one generic
+  /// actor.
+  func types(of call: Call) throws -> [Any.Type] {
+    let names = call.frame[call.substitutions]
     let cached = lastSubstitutions.withLock { last in
-      last.names.elementsEqual(names, by: { $0.elementsEqual($1) }) ? last.types : nil
+      last.bytes.count == names.count
+        && last.bytes.withUnsafeBytes { last in
+          names.withUnsafeBytes { memcmp(last.baseAddress!, $0.baseAddress!, names.count) == 0 }
+        } ? last.types : nil
     }
     if let cached { return cached }
-    let types = try names.map { try type(named: String(decoding: $0, as: UTF8.self)) }
-    lastSubstitutions.withLock { $0 = (names.map { Array($0) }, types) }
+    var reader = FrameReader(call.frame, at: call.substitutions.lowerBound)
+    let types = try (0..<call.substitutionCount).map { _ in try type(named: reader.string()) }
+    lastSubstitutions.withLock { $0 = (Array(names), types) }
     return types
   }
 
@@ -218,10 +223,10 @@ public final class JSONActorSystem: DistributedActorSystem, Sendable {
   // MARK: - Serving
 
   /// Runs a call that came through the wire on the local actor it names; the reply, encoded.
-  public func handle(_ bytes: Data) async -> Data {
+  public func handle(_ frame: [UInt8]) async -> [UInt8] {
     let reply: Reply
     do {
-      var (actor, decoder) = try invocationDecoder(callFrame: bytes)
+      var (actor, decoder) = try invocationDecoder(callFrame: frame)
       guard let registered = actors.withLock({ $0[actor] }) else {
         throw RemoteCallFailure(message: "no actor \(actor) on node \(node)")
       }
@@ -233,7 +238,7 @@ public final class JSONActorSystem: DistributedActorSystem, Sendable {
     } catch {
       reply = .error(ErrorEnvelope(error))
     }
-    return Data(reply.bytes)
+    return reply.frame
   }
 
   /// The error a reply carries: the callee's, decoded as its own type when it is `Codable`.
@@ -245,28 +250,43 @@ public final class JSONActorSystem: DistributedActorSystem, Sendable {
   }
 }
 
-/// A call as it crosses the wire: a frame of its actor, its target, its generic substitutions and
-/// its arguments, each as JSON. What the callee reads; each part is a slice of the frame, made a
-/// string only when asked for.
+/// A call as it crosses the wire: a frame of its generic substitutions, its arguments (each as
+/// JSON), its actor and its target. What the callee reads: the frame is checked whole when it
+/// arrives, and each part is read from it when asked for.
 public struct Call: Sendable {
+  /// The whole frame.
+  let frame: [UInt8]
   /// The actor called.
   public let actor: NodeActorID
-  private let targetBytes: ArraySlice<UInt8>
-  /// The mangled names of the generic arguments, as bytes.
-  let substitutionBytes: [ArraySlice<UInt8>]
-  /// Each argument as JSON.
-  public let arguments: [ArraySlice<UInt8>]
+  private let targetBytes: Range<Int>
+  /// Where the fields of the generic arguments' mangled names are, and how many.
+  let substitutions: Range<Int>
+  let substitutionCount: UInt64
+  /// Where the first argument's field is, and how many there are.
+  let firstArgument: Int
+  let argumentCount: UInt64
 
   /// The mangled name of the function.
-  public var target: String { String(decoding: targetBytes, as: UTF8.self) }
+  public var target: String { String(decoding: frame[targetBytes], as: UTF8.self) }
 
-  /// Reads a call's frame.
-  init(bytes: [UInt8]) throws {
-    var reader = try FrameReader(bytes)
+  /// Reads a call's frame; one of another version, cut short or with bytes after its last field
+  /// is refused.
+  init(frame: [UInt8]) throws {
+    var reader = try FrameReader(frame)
+    substitutionCount = try reader.integer()
+    let substitutionsStart = reader.offset
+    try reader.skipFields(substitutionCount)
+    substitutions = substitutionsStart..<reader.offset
+    argumentCount = try reader.integer()
+    firstArgument = reader.offset
+    try reader.skipFields(argumentCount)
     actor = NodeActorID(node: try reader.string(), number: try reader.integer())
     targetBytes = try reader.field()
-    substitutionBytes = try (0..<reader.integer()).map { _ in try reader.field() }
-    arguments = try (0..<reader.integer()).map { _ in try reader.field() }
+    guard reader.atEnd else {
+      throw RemoteCallFailure(
+        message: "a frame with \(frame.count - reader.offset) bytes after its last field")
+    }
+    self.frame = frame
   }
 }
 
@@ -277,24 +297,28 @@ public enum Reply: Sendable {
   case error(ErrorEnvelope)
 
   /// Reads a reply's frame.
-  init(bytes: [UInt8]) throws {
-    var reader = try FrameReader(bytes)
+  init(frame: [UInt8]) throws {
+    var reader = try FrameReader(frame)
     switch try reader.integer() {
-    case 0: self = .value(try reader.field())
+    case 0: self = .value(frame[try reader.field()])
     case 1: self = .void
     case 2:
       let type = try reader.string()
-      let json = try reader.field()
+      let json = frame[try reader.field()]
       self = .error(
         ErrorEnvelope(
           type: type.isEmpty ? nil : type, json: json.isEmpty ? nil : Data(json),
           description: try reader.string()))
     case let kind: throw RemoteCallFailure(message: "a reply of unknown kind \(kind)")
     }
+    guard reader.atEnd else {
+      throw RemoteCallFailure(
+        message: "a frame with \(frame.count - reader.offset) bytes after its last field")
+    }
   }
 
   /// The reply's frame.
-  var bytes: [UInt8] {
+  var frame: [UInt8] {
     var writer = FrameWriter()
     switch self {
     case .value(let json):
@@ -356,38 +380,73 @@ public struct RemoteCallFailure: Error, Codable, Sendable, CustomStringConvertib
   public var description: String { message }
 }
 
-/// Records a call's generic substitutions (by mangled name) and arguments (as JSON).
+/// Records a call's generic substitutions (by mangled name) and arguments (as JSON) into the front
+/// of its frame, as they come; ``JSONActorSystem/callFrame(_:to:target:)`` writes the rest.
 public struct JSONInvocationEncoder: DistributedTargetInvocationEncoder {
   /// Everything that crosses is Codable.
   public typealias SerializationRequirement = any Codable
 
-  var substitutions: [String] = []
-  /// The arguments as the frame carries them, one after another: each a length and its JSON.
-  var arguments = FrameWriter(fieldsOnly: 64)
-  var argumentCount = 0
+  /// The frame so far: its version, the substitutions' count and names, then the arguments' count
+  /// and JSON. Each count is written over as the next one is recorded.
+  private(set) var frame = FrameWriter(capacity: 256)
+  private var substitutionCount: UInt64 = 0
+  /// Where the arguments' count is, once the first is recorded.
+  private var argumentCountAt: Int?
+  private var argumentCount: UInt64 = 0
 
-  /// Records a generic argument by its mangled name.
+  init() {
+    frame.append(UInt64(0))
+  }
+
+  /// This encoder, leaving an empty one in its place: the frame then has one owner, and its header
+  /// is written into its buffer without a copy.
+  mutating func take() -> JSONInvocationEncoder {
+    var taken = JSONInvocationEncoder(frame: .spent)
+    swap(&taken, &self)
+    return taken
+  }
+
+  private init(frame: FrameWriter) {
+    self.frame = frame
+  }
+
+  /// Records a generic argument by its mangled name; before any argument, as the runtime does.
   public mutating func recordGenericSubstitution<T>(_ type: T.Type) throws {
-    substitutions.append(try Self.mangledName(of: T.self))
+    guard argumentCountAt == nil else {
+      throw RemoteCallFailure(message: "a generic substitution recorded after an argument")
+    }
+    frame.append(try Self.mangledName(of: T.self))
+    substitutionCount += 1
+    frame.set(substitutionCount, at: 1)
   }
 
   /// The mangled names of the types calls substitute, each made once: the runtime's mangling
   /// allocates, and a node calls few generic actors.
-  private static let mangledNames = Lock<[ObjectIdentifier: String]>([:])
+  private static let mangledNames = Lock<[ObjectIdentifier: [UInt8]]>([:])
 
-  private static func mangledName(of type: Any.Type) throws -> String {
+  private static func mangledName(of type: Any.Type) throws -> [UInt8] {
     if let name = mangledNames.withLock({ $0[ObjectIdentifier(type)] }) { return name }
     guard let name = _mangledTypeName(type) else {
       throw RemoteCallFailure(message: "\(type) has no mangled name")
     }
-    mangledNames.withLock { $0[ObjectIdentifier(type)] = name }
-    return name
+    mangledNames.withLock { $0[ObjectIdentifier(type)] = Array(name.utf8) }
+    return Array(name.utf8)
   }
 
   /// Records an argument as JSON.
   public mutating func recordArgument<Value: Codable>(_ argument: RemoteCallArgument<Value>) throws {
-    try JSONValue.append(argument.value, to: &arguments)
+    let countAt = argumentCountAt ?? startArguments()
+    try JSONValue.append(argument.value, to: &frame)
     argumentCount += 1
+    frame.set(argumentCount, at: countAt)
+  }
+
+  /// Writes the arguments' count, none so far; where it is.
+  private mutating func startArguments() -> Int {
+    let countAt = frame.count
+    argumentCountAt = countAt
+    frame.append(UInt64(0))
+    return countAt
   }
 
   /// Nothing to record.
@@ -396,8 +455,10 @@ public struct JSONInvocationEncoder: DistributedTargetInvocationEncoder {
   /// Nothing to record.
   public mutating func recordReturnType<R: Codable>(_ type: R.Type) throws {}
 
-  /// Nothing to do.
-  public mutating func doneRecording() throws {}
+  /// Writes the arguments' count, if no argument was recorded.
+  public mutating func doneRecording() throws {
+    if argumentCountAt == nil { _ = startArguments() }
+  }
 }
 
 /// Reads a call's substitutions and arguments back, resolving the distributed actors among them.
@@ -407,23 +468,29 @@ public struct JSONInvocationDecoder: DistributedTargetInvocationDecoder {
 
   let call: Call
   let system: JSONActorSystem
-  var next = 0
+  /// How many arguments were read, and where the next one's field is.
+  private var read: UInt64 = 0
+  private var nextArgument: Int
 
   init(call: Call, system: JSONActorSystem) {
     self.call = call
     self.system = system
+    nextArgument = call.firstArgument
   }
 
   /// The generic arguments, by name.
   public mutating func decodeGenericSubstitutions() throws -> [Any.Type] {
-    try system.types(named: call.substitutionBytes)
+    try system.types(of: call)
   }
 
   /// The next argument, from JSON.
   public mutating func decodeNextArgument<Argument: Codable>() throws -> Argument {
-    guard next < call.arguments.count else { throw RemoteCallFailure(message: "an argument is missing") }
-    defer { next += 1 }
-    return try JSONValue.decode(Argument.self, from: call.arguments[next], decoder: system.decoder)
+    guard read < call.argumentCount else { throw RemoteCallFailure(message: "an argument is missing") }
+    var reader = FrameReader(call.frame, at: nextArgument)
+    let json = try reader.field()
+    read += 1
+    nextArgument = json.upperBound
+    return try JSONValue.decode(Argument.self, from: call.frame[json], decoder: system.decoder)
   }
 
   /// Not recorded.
@@ -461,5 +528,5 @@ public final class JSONResultHandler: DistributedTargetInvocationResultHandler, 
 
 /// Carries encoded calls from one node to another, and their encoded replies back.
 public protocol Wire: Sendable {
-  func deliver(_ call: Data, from node: String, to target: String) async throws -> Data
+  func deliver(_ call: [UInt8], from node: String, to target: String) async throws -> [UInt8]
 }

@@ -1,6 +1,6 @@
 import Dispatch
 import Dripper
-public import Foundation
+import Foundation
 
 #if canImport(Glibc)
   import Glibc
@@ -55,7 +55,7 @@ public final class SocketWire: Wire {
     defer { close(connection) }
     while let call = readFrame(connection) {
       let done = DispatchSemaphore(value: 0)
-      let reply = Lock(Data())
+      let reply = Lock([UInt8]())
       Task {
         let bytes = await system.handle(call)
         reply.withLock { $0 = bytes }
@@ -67,7 +67,7 @@ public final class SocketWire: Wire {
   }
 
   /// Describes the wire's failure to reach `target`.
-  public func deliver(_ call: Data, from node: String, to target: String) async throws -> Data {
+  public func deliver(_ call: [UInt8], from node: String, to target: String) async throws -> [UInt8] {
     let path = path(of: target)
     return try await withCheckedThrowingContinuation { continuation in
       Thread {
@@ -76,7 +76,8 @@ public final class SocketWire: Wire {
     }
   }
 
-  private static func exchange(_ call: Data, at path: String, target: String) -> Result<Data, any Error> {
+  private static func exchange(_ call: [UInt8], at path: String, target: String) -> Result<[UInt8], any Error>
+  {
     let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
     guard descriptor >= 0 else { return .failure(NetworkFailure.unreachable(target)) }
     defer { close(descriptor) }
@@ -105,11 +106,11 @@ public final class SocketWire: Wire {
   }
 
   /// A frame: its length in 4 bytes, big-endian, then its bytes; `nil` at the end of the stream.
-  private static func readFrame(_ descriptor: Int32) -> Data? {
+  private static func readFrame(_ descriptor: Int32) -> [UInt8]? {
     guard let header = readExactly(4, from: descriptor) else { return nil }
     let length = header.reduce(0) { $0 << 8 | Int($1) }
     guard length <= 64 << 20 else { return nil }
-    return readExactly(length, from: descriptor).map { Data($0) }
+    return readExactly(length, from: descriptor)
   }
 
   private static func readExactly(_ count: Int, from descriptor: Int32) -> [UInt8]? {
@@ -126,12 +127,12 @@ public final class SocketWire: Wire {
     return bytes
   }
 
-  private static func writeFrame(_ data: Data, to descriptor: Int32) -> Bool {
-    let length = UInt32(data.count)
+  private static func writeFrame(_ frame: [UInt8], to descriptor: Int32) -> Bool {
+    let length = UInt32(frame.count)
     var bytes = [
       UInt8(length >> 24), UInt8((length >> 16) & 0xff), UInt8((length >> 8) & 0xff), UInt8(length & 0xff),
     ]
-    bytes += data
+    bytes += frame
     var offset = 0
     while offset < bytes.count {
       // `send` with MSG_NOSIGNAL, not `write`: writing to a connection whose other end has closed

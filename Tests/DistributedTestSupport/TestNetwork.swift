@@ -1,5 +1,5 @@
 import Dripper
-public import Foundation
+import Foundation
 
 /// The nodes of one process and the faults between them: a ``Wire`` that hands each encoded call
 /// to its node's system, and can drop a reply after the call ran, delay calls (in any order), or
@@ -53,7 +53,7 @@ public final class TestNetwork: Wire {
   public var calls: Int { state.withLock { $0.calls } }
 
   /// Hands the call to its node and returns its reply, with the faults set.
-  public func deliver(_ call: Data, from node: String, to target: String) async throws -> Data {
+  public func deliver(_ call: [UInt8], from node: String, to target: String) async throws -> [UInt8] {
     let (system, delay) = try state.withLock { state -> (JSONActorSystem, Duration?) in
       guard !state.killed.contains(node) else { throw NetworkFailure.unreachable(node) }
       guard !state.killed.contains(target), let system = state.nodes[target]?.system else {

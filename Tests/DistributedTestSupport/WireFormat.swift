@@ -1,10 +1,15 @@
 import Foundation
 
 /// The bytes of a call or a reply: a version byte, then fields, each a length and its bytes. A
-/// frame of another version, or cut short, is refused with a ``RemoteCallFailure``.
+/// frame of another version, cut short or longer than its fields is refused with a
+/// ``RemoteCallFailure``.
+///
+/// Version 2 writes a call's generic substitutions and arguments first and its actor and target
+/// last, so that the invocation encoder's own buffer becomes the frame (version 1 wrote the actor
+/// first). Nodes of one build talk to each other: a frame of another version is refused, not read.
 struct FrameWriter {
   /// The version of the frames this system writes and reads.
-  static let version: UInt8 = 1
+  static let version: UInt8 = 2
 
   private(set) var bytes: [UInt8] = [FrameWriter.version]
 
@@ -12,28 +17,34 @@ struct FrameWriter {
     bytes.reserveCapacity(capacity)
   }
 
-  /// Fields alone, without the version byte: a part of a frame written ahead of it.
-  init(fieldsOnly capacity: Int) {
-    bytes = []
-    bytes.reserveCapacity(capacity)
+  /// Nothing, not even the version byte, and no storage: what is left of a writer handed on.
+  static var spent: FrameWriter {
+    var writer = FrameWriter(capacity: 0)
+    writer.bytes = []
+    return writer
   }
 
-  /// Appends the fields another writer wrote (``init(fieldsOnly:)``), as they are.
-  mutating func append(fields: FrameWriter) {
-    bytes.append(contentsOf: fields.bytes)
-  }
+  var count: Int { bytes.count }
 
   /// Appends a field whose bytes `write` appends, its length written before them once known.
   mutating func appendField(_ write: (inout [UInt8]) throws -> Void) rethrows {
     let start = bytes.count
     append(UInt64(0))
     try write(&bytes)
-    let length = UInt64(bytes.count - start - 8).bigEndian
-    withUnsafeBytes(of: length) { bytes.replaceSubrange(start..<start + 8, with: $0) }
+    set(UInt64(bytes.count - start - 8), at: start)
   }
 
   mutating func append(_ value: UInt64) {
     withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+  }
+
+  /// Writes `value` over the 8 bytes at `offset`, where an integer was appended.
+  mutating func set(_ value: UInt64, at offset: Int) {
+    withUnsafeBytes(of: value.bigEndian) { value in
+      bytes.withUnsafeMutableBytes {
+        UnsafeMutableRawBufferPointer(rebasing: $0[offset..<offset + 8]).copyMemory(from: value)
+      }
+    }
   }
 
   mutating func append(_ field: some Collection<UInt8>) {
@@ -47,10 +58,10 @@ struct FrameWriter {
   }
 }
 
-/// Reads a frame's fields back, in the order written.
+/// Reads a frame's fields back, in the order written, as places in the frame.
 struct FrameReader {
-  private let bytes: [UInt8]
-  private var offset = 1
+  let bytes: [UInt8]
+  private(set) var offset = 1
 
   init(_ bytes: [UInt8]) throws {
     guard let version = bytes.first else { throw RemoteCallFailure(message: "an empty frame") }
@@ -61,6 +72,15 @@ struct FrameReader {
     self.bytes = bytes
   }
 
+  /// Reads on from `offset`, a place an earlier reader of the same frame reached.
+  init(_ bytes: [UInt8], at offset: Int) {
+    self.bytes = bytes
+    self.offset = offset
+  }
+
+  /// Whether every byte was read.
+  var atEnd: Bool { offset == bytes.count }
+
   mutating func integer() throws -> UInt64 {
     guard bytes.count - offset >= 8 else { throw RemoteCallFailure(message: "a frame cut short") }
     defer { offset += 8 }
@@ -69,17 +89,24 @@ struct FrameReader {
     return value
   }
 
-  mutating func field() throws -> ArraySlice<UInt8> {
+  /// Where the next field's bytes are.
+  mutating func field() throws -> Range<Int> {
     let count = try integer()
     guard count <= UInt64(bytes.count - offset) else { throw RemoteCallFailure(message: "a frame cut short") }
     defer { offset += Int(count) }
-    return bytes[offset..<offset + Int(count)]
+    return offset..<offset + Int(count)
+  }
+
+  /// Passes over `count` fields. A count larger than the frame holds ends cut short, after at most
+  /// one pass per 8 bytes.
+  mutating func skipFields(_ count: UInt64) throws {
+    for _ in 0..<count { _ = try field() }
   }
 
   /// A text field; bytes that are not UTF-8 are read as U+FFFD, and then match no actor, target or
   /// type.
   mutating func string() throws -> String {
-    String(decoding: try field(), as: UTF8.self)
+    String(decoding: bytes[try field()], as: UTF8.self)
   }
 }
 
@@ -87,55 +114,95 @@ struct FrameReader {
 /// (what most of a call's arguments are); anything else through `JSONEncoder` and `JSONDecoder`.
 enum JSONValue {
   static func encode<Value: Encodable>(_ value: Value) throws -> [UInt8] {
-    // Compared as types first: a cast of a value of another type costs a conformance lookup.
-    if Value.self == String.self { return quoted(value as! String) }
-    if Value.self == Int.self { return Array(String(value as! Int).utf8) }
-    if Value.self == Int64.self { return Array(String(value as! Int64).utf8) }
-    if Value.self == UInt64.self { return Array(String(value as! UInt64).utf8) }
-    if Value.self == Bool.self { return Array((value as! Bool ? "true" : "false").utf8) }
-    return Array(try JSONEncoder().encode(value))
+    guard isScalar(Value.self) else { return Array(try JSONEncoder().encode(value)) }
+    var field = FrameWriter.spent
+    try append(value, to: &field)
+    return Array(field.bytes.dropFirst(8))  // the field's text, without its length
+  }
+
+  /// Whether a value of `type` is written and read here, without `JSONEncoder` or `JSONDecoder`.
+  private static func isScalar(_ type: Any.Type) -> Bool {
+    type == String.self || type == Int.self || type == Int64.self || type == UInt64.self || type == Bool.self
   }
 
   /// Appends `value`'s JSON to `writer` as a field, with no array of its own for the common
   /// types.
   static func append<Value: Encodable>(_ value: Value, to writer: inout FrameWriter) throws {
+    // Compared as types first: a cast of a value of another type costs a conformance lookup.
     if Value.self == String.self {
       writer.appendField { quote(value as! String, into: &$0) }
     } else if Value.self == Int.self {
-      writer.appendField { $0.append(contentsOf: String(value as! Int).utf8) }
-    } else if Value.self == Int64.self || Value.self == UInt64.self || Value.self == Bool.self {
-      writer.append(try encode(value))
+      writer.appendField { appendDecimal(value as! Int, to: &$0) }
+    } else if Value.self == Int64.self {
+      writer.appendField { appendDecimal(value as! Int64, to: &$0) }
+    } else if Value.self == UInt64.self {
+      writer.appendField { appendDecimal(value as! UInt64, to: &$0) }
+    } else if Value.self == Bool.self {
+      writer.appendField { $0.append(contentsOf: (value as! Bool ? "true" : "false").utf8) }
     } else {
       writer.append(try JSONEncoder().encode(value))
     }
   }
 
+  /// Reads a `Value` from JSON; a string, an integer or a boolean directly when it is written as
+  /// ``append(_:to:)`` writes it, anything else through the decoder `decoder` makes.
   static func decode<Value: Decodable>(
     _ type: Value.Type, from json: ArraySlice<UInt8>, decoder: () -> JSONDecoder
   ) throws -> Value {
     if Value.self == String.self, let string = unquoted(json) { return string as! Value }
-    if Value.self == Int.self, let integer = Int(text(json)) { return integer as! Value }
-    if Value.self == Int64.self, let integer = Int64(text(json)) { return integer as! Value }
-    if Value.self == UInt64.self, let integer = UInt64(text(json)) { return integer as! Value }
-    if Value.self == Bool.self, let boolean = Bool(String(text(json))) { return boolean as! Value }
+    if Value.self == Int.self, let integer = decimal(json, as: Int.self) { return integer as! Value }
+    if Value.self == Int64.self, let integer = decimal(json, as: Int64.self) { return integer as! Value }
+    if Value.self == UInt64.self, let integer = decimal(json, as: UInt64.self) { return integer as! Value }
+    if Value.self == Bool.self, json.elementsEqual("true".utf8) || json.elementsEqual("false".utf8) {
+      return (json.count == 4) as! Value
+    }
     return try decoder().decode(Value.self, from: Data(json))
   }
 
-  private static func text(_ json: ArraySlice<UInt8>) -> Substring {
-    Substring(decoding: json, as: UTF8.self)
+  /// Appends `value` in decimal, as JSON writes an integer.
+  private static func appendDecimal<Integer: FixedWidthInteger>(_ value: Integer, to bytes: inout [UInt8]) {
+    if value < 0 { bytes.append(UInt8(ascii: "-")) }
+    let start = bytes.count
+    var rest = value.magnitude
+    repeat {
+      bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
+      rest /= 10
+    } while rest != 0
+    bytes[start...].reverse()
   }
 
-  /// A JSON string: quotes, and `"`, `\` and control characters escaped.
-  private static func quoted(_ string: String) -> [UInt8] {
-    var bytes: [UInt8] = []
-    quote(string, into: &bytes)
-    return bytes
+  /// An integer in decimal, as ``appendDecimal(_:to:)`` writes it; `nil` for any other text, or
+  /// one out of `Integer`'s range, which `JSONDecoder` then reads or refuses.
+  private static func decimal<Integer: FixedWidthInteger>(_ json: ArraySlice<UInt8>, as: Integer.Type)
+    -> Integer?
+  {
+    let negative = json.first == UInt8(ascii: "-")
+    let digits = negative ? json.dropFirst() : json
+    // JSON writes no leading zero: "007" is not an integer here, and JSONDecoder refuses it.
+    guard !digits.isEmpty, digits.count == 1 || digits.first != UInt8(ascii: "0") else { return nil }
+    var magnitude: Integer.Magnitude = 0
+    for byte in digits {
+      guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+      let (tens, overflowed) = magnitude.multipliedReportingOverflow(by: 10)
+      let (sum, overflowedAgain) = tens.addingReportingOverflow(Integer.Magnitude(byte - UInt8(ascii: "0")))
+      guard !overflowed, !overflowedAgain else { return nil }
+      magnitude = sum
+    }
+    guard negative else { return Integer(exactly: magnitude) }
+    if Integer.isSigned, magnitude == Integer.min.magnitude { return .min }
+    return Integer(exactly: magnitude).map { 0 - $0 }
   }
 
-  /// Appends `string` as JSON to `bytes`.
+  /// Appends `string` as JSON to `bytes`: quotes, and `"`, `\` and control characters escaped.
   private static func quote(_ string: String, into bytes: inout [UInt8]) {
     bytes.reserveCapacity(bytes.count + string.utf8.count + 2)
     bytes.append(UInt8(ascii: "\""))
+    // Most strings need no escape: their bytes go in at once.
+    if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+      bytes.append(contentsOf: string.utf8)
+      bytes.append(UInt8(ascii: "\""))
+      return
+    }
     for byte in string.utf8 {
       switch byte {
       case UInt8(ascii: "\""), UInt8(ascii: "\\"):

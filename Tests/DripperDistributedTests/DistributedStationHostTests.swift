@@ -143,11 +143,80 @@ final class Received: Sendable {
     var encoder = client.makeInvocationEncoder()
     try encoder.recordArgument(RemoteCallArgument(label: nil, name: "key", value: "a"))
     let frame = client.callFrame(encoder, to: host.id, target: RemoteCallTarget("no such target"))
-    for bytes in [frame, Data(), Data([9]) + frame.dropFirst(), frame.prefix(frame.count / 2)] {
+    for bytes in [frame, [], [9] + frame.dropFirst(), Array(frame.prefix(frame.count / 2)), frame + [0]] {
       let reply = await server.handle(bytes)
       #expect(throws: RemoteCallFailure.self) { try server.value(ofReply: reply, as: Int.self) }
     }
     let remote = try JSONHost.resolve(id: host.id, using: client)
     #expect(try await remote.pour(.add(1), to: "a", id: "r") == PourReceipt(sequence: 1, duplicate: false))
+  }
+
+  /// The test system writes strings, integers and booleans itself: each reads back as it was at
+  /// the edges of its type, a string with quotes, backslashes and control characters included.
+  @Test func theTestSystemsOwnArgumentsReadBackAtTheirEdges() throws {
+    let system = TestNetwork().node("client")
+    let strings = [
+      "", "plain", "a \"quoted\" \\ back\u{1}slash\n", "é 🎉", String(repeating: "k", count: 10_000),
+    ]
+    let integers = [Int.min, -1, 0, 7, Int.max]
+    var encoder = system.makeInvocationEncoder()
+    for string in strings {
+      try encoder.recordArgument(RemoteCallArgument(label: nil, name: "s", value: string))
+    }
+    for integer in integers {
+      try encoder.recordArgument(RemoteCallArgument(label: nil, name: "i", value: integer))
+    }
+    try encoder.recordArgument(RemoteCallArgument(label: nil, name: "min", value: Int64.min))
+    try encoder.recordArgument(RemoteCallArgument(label: nil, name: "max", value: UInt64.max))
+    try encoder.recordArgument(RemoteCallArgument(label: nil, name: "yes", value: true))
+    try encoder.recordArgument(RemoteCallArgument(label: nil, name: "no", value: false))
+    try encoder.doneRecording()
+    let frame = system.callFrame(
+      encoder, to: NodeActorID(node: "server", number: 1), target: RemoteCallTarget("t"))
+    var (_, decoder) = try system.invocationDecoder(callFrame: frame)
+    for string in strings { #expect(try decoder.decodeNextArgument() as String == string) }
+    for integer in integers { #expect(try decoder.decodeNextArgument() as Int == integer) }
+    #expect(try decoder.decodeNextArgument() as Int64 == .min)
+    #expect(try decoder.decodeNextArgument() as UInt64 == .max)
+    #expect(try decoder.decodeNextArgument() as Bool == true)
+    #expect(try decoder.decodeNextArgument() as Bool == false)
+    #expect(throws: RemoteCallFailure.self) { try decoder.decodeNextArgument() as Int }
+  }
+
+  /// An integer argument that is not JSON (a leading zero, a sign JSON has not) or out of range is
+  /// refused, never read as some other number. JSON the system does not write itself reads as
+  /// `JSONDecoder` reads it.
+  @Test func anIntegerArgumentIsReadAsJSONReadsIt() throws {
+    let system = TestNetwork().node("server")
+    func decoded(_ text: String) throws -> Int {
+      var (_, decoder) = try system.invocationDecoder(
+        callFrame: Self.callFrame(arguments: [Array(text.utf8)]))
+      return try decoder.decodeNextArgument()
+    }
+    for text in ["007", "-", "", "9223372036854775808", "-9223372036854775809", "+1", "1.5", "\"1\""] {
+      #expect(throws: (any Error).self, "\(text)") { try decoded(text) }
+    }
+    #expect(try decoded("1e3") == 1_000)
+    #expect(try decoded(" 1 ") == 1)
+    #expect(try decoded("-0") == 0)
+  }
+
+  /// A generic substitution recorded after an argument is refused: the frame writes them first.
+  @Test func aSubstitutionAfterAnArgumentIsRefused() throws {
+    var encoder = TestNetwork().node("client").makeInvocationEncoder()
+    try encoder.recordArgument(RemoteCallArgument(label: nil, name: "key", value: "a"))
+    #expect(throws: RemoteCallFailure.self) { try encoder.recordGenericSubstitution(Int.self) }
+  }
+
+  /// A call's frame as version 2 writes it, by hand: no substitutions, `arguments` as they are, to
+  /// actor 1 on node `server`.
+  static func callFrame(arguments: [[UInt8]]) -> [UInt8] {
+    func integer(_ value: Int) -> [UInt8] {
+      (0..<8).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
+    }
+    func field(_ bytes: [UInt8]) -> [UInt8] { integer(bytes.count) + bytes }
+    return [2] + integer(0) + integer(arguments.count) + arguments.flatMap(field)
+      + field(Array("server".utf8))
+      + integer(1) + field(Array("t".utf8))
   }
 }
