@@ -241,6 +241,35 @@ import Testing
   }
 }
 
+extension PostgresKeyStoreTests {
+  /// A database an earlier program made has the tables and not the write procedure: `prepare()`
+  /// makes it, the version unchanged, and what the key held before is read and written on. A
+  /// second `prepare()` leaves it as it is.
+  @Test func aDatabaseWithoutTheWriteProcedureGetsIt() async throws {
+    let database = "dripper_earlier_\(UInt32.random(in: .min ... .max))"
+    try await TestDatabase.withStore { _, client in
+      try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"))
+    }
+    try await TestDatabase.withStore(database: database) { store, client in
+      let claimed = try await store.claim("k", owner: "a")
+      let first = StoredEntry(sequence: 1, schema: 1, bytes: [0x31])
+      #expect(await store.write([KeyWrite(key: "k", epoch: claimed.epoch, entries: [first])]) == [nil])
+      try await client.query("DROP PROCEDURE dripper_write_v1")
+      let earlier = PostgresKeyStore(client: client)
+      try await earlier.prepare()
+      try await earlier.prepare()
+      let second = StoredEntry(sequence: 2, schema: 1, bytes: [0x32])
+      #expect(await earlier.write([KeyWrite(key: "k", epoch: claimed.epoch, entries: [second])]) == [nil])
+      let read = try await earlier.claim("k", owner: "b")
+      #expect(read.entries.map(\.bytes) == [[0x31], [0x32]])
+      let version = try await client.query("SELECT version FROM dripper_schema").decode(Int32.self).first {
+        _ in true
+      }
+      #expect(version == 1)
+    }
+  }
+}
+
 @Suite struct PostgresNodeCrashTests {
   /// A node killed with -9 under load loses nothing it acknowledged, and a node that then retries
   /// every deposit with the same ids applies none twice.
