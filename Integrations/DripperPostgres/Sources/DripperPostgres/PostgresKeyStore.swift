@@ -17,7 +17,7 @@ import Synchronization
 /// let store = PostgresKeyStore(client: client)
 /// try await withThrowingDiscardingTaskGroup { group in
 ///   group.addTask { await client.run() }
-///   try await store.prepare()   // creates the tables, or checks their version
+///   try await store.prepare()   // creates the tables and the write procedure, or checks them
 ///   let host = try StationHost<String, Wallet>(storage: .store(store, codec: .json, node: "node-a")) …
 /// }
 /// ```
@@ -27,8 +27,9 @@ import Synchronization
 /// `dripper_snapshots`, a row a key. Keys are `bytea`: any text, NUL and quotes included, is data.
 /// Every statement binds its values; none is built from them.
 ///
-/// Writes arriving together, of many keys, go in one statement, one transaction, one flush of the
-/// server's WAL (group commit), and each is acknowledged once that transaction has committed.
+/// Writes arriving together, of many keys, go in one call of a procedure that runs one statement
+/// and commits it, one flush of the server's WAL (group commit), and each is acknowledged once that
+/// transaction has committed.
 /// With PostgreSQL's `synchronous_commit` on (its default), a commit is on the server's disk;
 /// with it `off`, a crash of the server may lose the last writes it acknowledged.
 public final class PostgresKeyStore: KeyStore {
