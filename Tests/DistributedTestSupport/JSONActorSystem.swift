@@ -180,7 +180,7 @@ public final class JSONActorSystem: DistributedActorSystem, Sendable {
   public func value<Value: Codable>(ofReply frame: [UInt8], as type: Value.Type) throws -> Value {
     let reply = try Reply(frame: frame)
     guard case .value(let json) = reply else { throw try Self.error(of: reply) }
-    return try JSONValue.decode(Value.self, from: json, decoder: decoder)
+    return try JSONValue.decode(Value.self, from: json, on: self)
   }
 
   /// A decoder that resolves the distributed actors it decodes on this system.
@@ -388,7 +388,8 @@ public struct JSONInvocationEncoder: DistributedTargetInvocationEncoder {
 
   /// The frame so far: its version, the substitutions' count and names, then the arguments' count
   /// and JSON. Each count is written over as the next one is recorded.
-  private(set) var frame = FrameWriter(capacity: 256)
+  /// 512 bytes: a call's target is a mangled name of some 160, and each substitution some 40.
+  private(set) var frame = FrameWriter(capacity: 512)
   private var substitutionCount: UInt64 = 0
   /// Where the arguments' count is, once the first is recorded.
   private var argumentCountAt: Int?
@@ -490,7 +491,7 @@ public struct JSONInvocationDecoder: DistributedTargetInvocationDecoder {
     let json = try reader.field()
     read += 1
     nextArgument = json.upperBound
-    return try JSONValue.decode(Argument.self, from: call.frame[json], decoder: system.decoder)
+    return try JSONValue.decode(Argument.self, from: call.frame[json], on: system)
   }
 
   /// Not recorded.

@@ -145,9 +145,11 @@ enum JSONValue {
   }
 
   /// Reads a `Value` from JSON; a string, an integer or a boolean directly when it is written as
-  /// ``append(_:to:)`` writes it, anything else through the decoder `decoder` makes.
+  /// ``append(_:to:)`` writes it, anything else through a decoder that resolves actors on `system`.
+  /// (The system is passed, not a closure that makes the decoder: forming one retained the
+  /// system for every argument, strings and integers too.)
   static func decode<Value: Decodable>(
-    _ type: Value.Type, from json: ArraySlice<UInt8>, decoder: () -> JSONDecoder
+    _ type: Value.Type, from json: ArraySlice<UInt8>, on system: JSONActorSystem
   ) throws -> Value {
     if Value.self == String.self, let string = unquoted(json) { return string as! Value }
     if Value.self == Int.self, let integer = decimal(json, as: Int.self) { return integer as! Value }
@@ -156,7 +158,7 @@ enum JSONValue {
     if Value.self == Bool.self, json.elementsEqual("true".utf8) || json.elementsEqual("false".utf8) {
       return (json.count == 4) as! Value
     }
-    return try decoder().decode(Value.self, from: Data(json))
+    return try system.decoder().decode(Value.self, from: Data(json))
   }
 
   /// Appends `value` in decimal, as JSON writes an integer.
