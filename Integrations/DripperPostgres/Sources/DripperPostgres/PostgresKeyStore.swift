@@ -67,10 +67,13 @@ public final class PostgresKeyStore: KeyStore {
     claims = Batcher(maximumBatch: maximumBatch, concurrent: concurrentWrites)
   }
 
-  /// Creates the store's tables if they are missing, or checks that they are of this version.
+  /// Creates the store's tables if they are missing, or checks that they are of this version;
+  /// then makes the procedure that writes batches (``PostgresKeySchema``) if it is missing, as in
+  /// a database an earlier Dripper made, which needs the right to create it once.
   ///
   /// - Throws: a ``JournalError`` when the database holds a newer schema (a newer Dripper made
-  ///   it: this one refuses it, changing nothing), or cannot be reached.
+  ///   it: this one refuses it, changing nothing), when the procedure cannot be made, or when the
+  ///   database cannot be reached.
   public func prepare() async throws(JournalError) {
     try await PostgresKeySchema.prepare(client, logger: logger)
   }
