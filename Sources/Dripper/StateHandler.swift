@@ -173,7 +173,7 @@ package final actor StateHandler<State: Sendable, Action: Sendable> {
     guard executor == nil else { return post(action) }
     let mailbox = self.mailbox
     let number = mailbox.state.withLock { state in
-      let number = state.postReducedByCaller(action)
+      let number = state.append(action)
       mailbox.poured.store(number, ordering: .relaxed)
       return number
     }

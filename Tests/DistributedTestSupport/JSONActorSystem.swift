@@ -430,8 +430,9 @@ public struct JSONInvocationEncoder: DistributedTargetInvocationEncoder {
     guard let name = _mangledTypeName(type) else {
       throw RemoteCallFailure(message: "\(type) has no mangled name")
     }
-    mangledNames.withLock { $0[ObjectIdentifier(type)] = Array(name.utf8) }
-    return Array(name.utf8)
+    let bytes = Array(name.utf8)
+    mangledNames.withLock { $0[ObjectIdentifier(type)] = bytes }
+    return bytes
   }
 
   /// Records an argument as JSON.

@@ -11,18 +11,19 @@ struct FrameWriter {
   /// The version of the frames this system writes and reads.
   static let version: UInt8 = 2
 
-  private(set) var bytes: [UInt8] = [FrameWriter.version]
+  private(set) var bytes: [UInt8]
 
   init(capacity: Int = 128) {
+    bytes = [FrameWriter.version]
     bytes.reserveCapacity(capacity)
   }
 
-  /// Nothing, not even the version byte, and no storage: what is left of a writer handed on.
-  static var spent: FrameWriter {
-    var writer = FrameWriter(capacity: 0)
-    writer.bytes = []
-    return writer
+  private init(bytes: [UInt8]) {
+    self.bytes = bytes
   }
+
+  /// Nothing, not even the version byte, and no storage: what is left of a writer handed on.
+  static var spent: FrameWriter { FrameWriter(bytes: []) }
 
   var count: Int { bytes.count }
 
@@ -114,33 +115,33 @@ struct FrameReader {
 /// (what most of a call's arguments are); anything else through `JSONEncoder` and `JSONDecoder`.
 enum JSONValue {
   static func encode<Value: Encodable>(_ value: Value) throws -> [UInt8] {
-    guard isScalar(Value.self) else { return Array(try JSONEncoder().encode(value)) }
-    var field = FrameWriter.spent
-    try append(value, to: &field)
-    return Array(field.bytes.dropFirst(8))  // the field's text, without its length
-  }
-
-  /// Whether a value of `type` is written and read here, without `JSONEncoder` or `JSONDecoder`.
-  private static func isScalar(_ type: Any.Type) -> Bool {
-    type == String.self || type == Int.self || type == Int64.self || type == UInt64.self || type == Bool.self
+    var bytes: [UInt8] = []
+    try appendJSON(value, to: &bytes)
+    return bytes
   }
 
   /// Appends `value`'s JSON to `writer` as a field, with no array of its own for the common
   /// types.
   static func append<Value: Encodable>(_ value: Value, to writer: inout FrameWriter) throws {
+    try writer.appendField { try appendJSON(value, to: &$0) }
+  }
+
+  /// Appends `value`'s JSON to `bytes`: a string, an integer or a boolean written here, anything
+  /// else through `JSONEncoder`.
+  private static func appendJSON<Value: Encodable>(_ value: Value, to bytes: inout [UInt8]) throws {
     // Compared as types first: a cast of a value of another type costs a conformance lookup.
     if Value.self == String.self {
-      writer.appendField { quote(value as! String, into: &$0) }
+      quote(value as! String, into: &bytes)
     } else if Value.self == Int.self {
-      writer.appendField { appendDecimal(value as! Int, to: &$0) }
+      appendDecimal(value as! Int, to: &bytes)
     } else if Value.self == Int64.self {
-      writer.appendField { appendDecimal(value as! Int64, to: &$0) }
+      appendDecimal(value as! Int64, to: &bytes)
     } else if Value.self == UInt64.self {
-      writer.appendField { appendDecimal(value as! UInt64, to: &$0) }
+      appendDecimal(value as! UInt64, to: &bytes)
     } else if Value.self == Bool.self {
-      writer.appendField { $0.append(contentsOf: (value as! Bool ? "true" : "false").utf8) }
+      bytes.append(contentsOf: (value as! Bool ? "true" : "false").utf8)
     } else {
-      writer.append(try JSONEncoder().encode(value))
+      bytes.append(contentsOf: try JSONEncoder().encode(value))
     }
   }
 
@@ -199,10 +200,11 @@ enum JSONValue {
   private static func quote(_ string: String, into bytes: inout [UInt8]) {
     bytes.reserveCapacity(bytes.count + string.utf8.count + 2)
     bytes.append(UInt8(ascii: "\""))
+    defer { bytes.append(UInt8(ascii: "\"")) }
     // Most strings need no escape: their bytes go in at once.
-    if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+    guard string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
+    else {
       bytes.append(contentsOf: string.utf8)
-      bytes.append(UInt8(ascii: "\""))
       return
     }
     for byte in string.utf8 {
@@ -216,7 +218,6 @@ enum JSONValue {
         bytes.append(byte)
       }
     }
-    bytes.append(UInt8(ascii: "\""))
   }
 
   /// The text of a JSON string without escapes; `nil` for any other, which `JSONDecoder` reads.

@@ -181,6 +181,13 @@ final class Received: Sendable {
     #expect(try decoder.decodeNextArgument() as Bool == true)
     #expect(try decoder.decodeNextArgument() as Bool == false)
     #expect(throws: RemoteCallFailure.self) { try decoder.decodeNextArgument() as Int }
+    // Replies are written the same way.
+    for string in strings {
+      #expect(try system.value(ofReply: system.replyFrame(returning: string), as: String.self) == string)
+    }
+    #expect(try system.value(ofReply: system.replyFrame(returning: Int.min), as: Int.self) == .min)
+    #expect(try system.value(ofReply: system.replyFrame(returning: UInt64.max), as: UInt64.self) == .max)
+    #expect(try system.value(ofReply: system.replyFrame(returning: false), as: Bool.self) == false)
   }
 
   /// An integer argument that is not JSON (a leading zero, a sign JSON has not) or out of range is

@@ -26,17 +26,17 @@ struct MailboxState<Action: Sendable>: Sendable {
   /// Posts an action, returning its pour's number and whether the caller must schedule a drain.
   @inlinable
   mutating func post(_ action: Action) -> (number: PourNumber, scheduleDrain: Bool) {
-    let number = nextNumber
-    pending.append(action)
+    let number = append(action)
     guard !drainScheduled else { return (number, false) }
     drainScheduled = true
     return (number, true)
   }
 
-  /// Posts an action that its caller reduces at once (``StateHandler/postReducedByCaller(_:)``),
-  /// returning its pour's number: no drain is scheduled for it.
+  /// Appends an action, returning its pour's number, and schedules no drain: what ``post(_:)``
+  /// does first, and all that a pour its caller reduces at once needs
+  /// (``StateHandler/postReducedByCaller(_:)``).
   @inlinable
-  mutating func postReducedByCaller(_ action: Action) -> PourNumber {
+  mutating func append(_ action: Action) -> PourNumber {
     let number = nextNumber
     pending.append(action)
     return number
